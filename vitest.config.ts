@@ -1,0 +1,26 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (pkg: string, file = "index.ts") =>
+  fileURLToPath(new URL(`./packages/${pkg}/src/${file}`, import.meta.url));
+
+// Tests run against the sources, so a change is tested without a rebuild;
+// CI builds dist/ separately and the examples run against that.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@lathe\/storage\/conformance$/, replacement: src("storage", "conformance.ts") },
+      ...["message", "patch", "permission", "storage-postgres", "storage", "tools", "mock", "core", "mcp"].map(
+        (pkg) => ({ find: new RegExp(`^@lathe/${pkg}$`), replacement: src(pkg) }),
+      ),
+    ],
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    maxWorkers: 2,
+    typecheck: { enabled: true, include: ["packages/*/src/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
+  },
+});
