@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+
+/** The kinds of id Lathe hands out, each with its own prefix. */
+export const ID_PREFIXES = {
+  session: "ses",
+  message: "msg",
+  part: "prt",
+  permission: "per",
+  tool: "call",
+} as const;
+
+/** A kind of id: the key of {@link ID_PREFIXES}. */
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const RANDOM_LENGTH = 14;
+// 12 bits of counter under the millisecond: 4,096 ids per millisecond before we borrow the next one.
+const COUNTER_BITS = 4096;
+
+/**
+ * Generates sortable, ascending ids: `<prefix>_<13 hex digits of time×4096+counter><14 random base62>`.
+ * Ids made by one generator compare (as strings) in creation order, even within one millisecond and
+ * even when the clock steps back, because the time part never decreases.
+ */
+export class IdGenerator {
+  private last = 0;
+
+  /** A new id of the given kind. */
+  next(kind: IdKind): string {
+    const value = Math.max(Date.now() * COUNTER_BITS, this.last + 1);
+    this.last = value;
+    return `${ID_PREFIXES[kind]}_${value.toString(16).padStart(13, "0")}${randomSuffix()}`;
+  }
+}
+
+function randomSuffix(): string {
+  const bytes = randomBytes(RANDOM_LENGTH);
+  let out = "";
+  for (const byte of bytes) out += BASE62[byte % 62];
+  return out;
+}
+
+const defaultGenerator = new IdGenerator();
+
+/**
+ * A new ascending id of the given kind (`ses_…`, `msg_…`, `prt_…`, `per_…`, `call_…`).
+ * Ids sort in the order they were made, so storage order is creation order.
+ */
+export function createId(kind: IdKind): string {
+  return defaultGenerator.next(kind);
+}
+
+/** The creation time (ms since epoch) encoded in an id made by {@link createId}. */
+export function idTimestamp(id: string): number {
+  const hex = id.slice(id.indexOf("_") + 1, id.indexOf("_") + 14);
+  return Math.floor(parseInt(hex, 16) / COUNTER_BITS);
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { MessageError } from "./error.js";
+import { TokenUsage } from "./usage.js";
+
+/** Which model a message was made with or asks for. */
+export const ModelRef = z.object({ providerID: z.string(), modelID: z.string() });
+/** Which model a message was made with or asks for. */
+export type ModelRef = z.infer<typeof ModelRef>;
+
+/** What the user (or the host on their behalf) said. The content is in its parts. */
+export const UserMessage = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  role: z.literal("user"),
+  time: z.object({ created: z.number() }),
+  /** The agent that answers this message. */
+  agent: z.string(),
+  /** The model asked for, when the prompt named one. */
+  model: ModelRef.optional(),
+  /** Extra system instructions given with this prompt. */
+  system: z.string().optional(),
+});
+/** What the user said. */
+export type UserMessage = z.infer<typeof UserMessage>;
+
+/**
+ * How an assistant message ended: the AI SDK's finish reasons (`stop`, `length`, `content-filter`,
+ * `tool-calls`, `error`, `other`) plus Lathe's own `aborted` (the run was stopped) and `budget`
+ * (a limit on steps, tokens or cost was reached).
+ */
+export const FinishReason = z.string();
+/** How an assistant message ended. */
+export type FinishReason = z.infer<typeof FinishReason>;
+
+/** The model's answer to a user message: one or more steps, the content in its parts. */
+export const AssistantMessage = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  role: z.literal("assistant"),
+  /** The user message this answers. */
+  parentID: z.string(),
+  time: z.object({ created: z.number(), completed: z.number().optional() }),
+  providerID: z.string(),
+  modelID: z.string(),
+  agent: z.string(),
+  /** The working directory the answer ran in. */
+  cwd: z.string(),
+  finish: FinishReason.optional(),
+  tokens: TokenUsage,
+  cost: z.number().nonnegative(),
+  error: MessageError.optional(),
+  /** True for the summary written by compaction. */
+  summary: z.boolean().optional(),
+});
+/** The model's answer to a user message. */
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
+
+/** A user or assistant message. */
+export const Message = z.discriminatedUnion("role", [UserMessage, AssistantMessage]);
+/** A user or assistant message. */
+export type Message = z.infer<typeof Message>;

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { TokenUsage } from "./usage.js";
+
+/** A permission rule remembered with a session (an `always` answer). */
+export const StoredRule = z.object({
+  permission: z.string(),
+  pattern: z.string(),
+  action: z.enum(["allow", "ask", "deny"]),
+});
+/** A permission rule remembered with a session. */
+export type StoredRule = z.infer<typeof StoredRule>;
+
+/** An approval request that waits for the host's answer, stored so it outlives the process. */
+export const StoredPermissionRequest = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  permission: z.string(),
+  patterns: z.array(z.string()),
+  always: z.array(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+  tool: z.object({ messageID: z.string(), callID: z.string() }).optional(),
+  time: z.object({ created: z.number() }),
+});
+/** An approval request stored with its session. */
+export type StoredPermissionRequest = z.infer<typeof StoredPermissionRequest>;
+
+/** One entry of a session's todo list. */
+export const Todo = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed", "cancelled"]),
+  priority: z.enum(["high", "medium", "low"]),
+});
+/** One entry of a session's todo list. */
+export type Todo = z.infer<typeof Todo>;
+
+/** Where a session was reverted to, and what is needed to undo the revert. */
+export const RevertState = z.object({
+  messageID: z.string(),
+  partID: z.string().optional(),
+  /** Snapshot of the workspace taken before the revert, restored by `unrevert`. */
+  snapshot: z.string().optional(),
+  /** Unified diff of what the revert undid, for display. */
+  diff: z.string().optional(),
+});
+/** Where a session was reverted to. */
+export type RevertState = z.infer<typeof RevertState>;
+
+/** A conversation with the agent in one workspace. */
+export const Session = z.object({
+  id: z.string(),
+  /** The session that started this one as a subagent task, or that it was forked from. */
+  parentID: z.string().optional(),
+  title: z.string(),
+  /** The workspace directory the session works in. */
+  directory: z.string(),
+  time: z.object({
+    created: z.number(),
+    updated: z.number(),
+  }),
+  revert: RevertState.optional(),
+  /** Tokens and cost of this session, subagent sessions included. */
+  usage: z.object({ tokens: TokenUsage, cost: z.number().nonnegative() }),
+  /** Permission state that must survive restarts: `always` answers and unanswered requests. */
+  permission: z
+    .object({
+      approved: z.array(StoredRule),
+      pending: z.array(StoredPermissionRequest),
+    })
+    .optional(),
+  todos: z.array(Todo).optional(),
+  /** Free-form data a host attaches to the session. */
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+/** A conversation with the agent in one workspace. */
+export type Session = z.infer<typeof Session>;

@@ -1,0 +1,119 @@
+import type { Todo, ToolAttachment } from "@lathe/message";
+import type { z } from "zod";
+
+/** What a tool asks the permission engine before doing something. */
+export interface ToolPermissionRequest {
+  /** The permission asked, e.g. `edit`, `bash`, `external_directory`, `webfetch`. */
+  permission: string;
+  /** What the call touches: relative paths for edits, the commands for bash, the URL for webfetch. */
+  patterns: string[];
+  /** Broader patterns a user may approve once and for all (`src/*`, `git commit *`); default `patterns`. */
+  always?: string[];
+  /** Facts for the host's approval prompt, e.g. the diff of an edit. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Live progress a running tool reports to the host (shown in UIs, stored on the running tool part). */
+export interface ToolProgress {
+  title?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Events a tool emits for the host beside its result. */
+export type ToolEvent =
+  | { type: "file.edited"; file: string }
+  | { type: "todo.updated"; todos: Todo[] };
+
+/**
+ * Everything a tool gets to do its job: who is calling, where, how to ask permission, how to report
+ * progress, and a signal that fires when the run is aborted.
+ */
+export interface ToolContext {
+  sessionID: string;
+  messageID: string;
+  callID: string;
+  /** Name of the agent whose model made the call. */
+  agent: string;
+  /** The workspace directory; relative paths resolve against it. */
+  cwd: string;
+  /** Fires when the run is aborted; long work must stop promptly. */
+  abort: AbortSignal;
+  /**
+   * Asks permission. Resolves when allowed; rejects when denied or rejected (the loop turns that into
+   * the tool's error result, or stops the turn, as the permission engine decides).
+   */
+  ask(request: ToolPermissionRequest): Promise<void>;
+  /** Reports live progress; cheap to call often. */
+  metadata(update: ToolProgress): void;
+  /** Emits an event to the host. */
+  emit(event: ToolEvent): void;
+  /**
+   * Per-session state that tools keep on the agent instance (e.g. what the session has read), keyed by
+   * a name of the tool's choosing. Lives as long as the agent; never shared between agents.
+   */
+  state<T>(key: string, init: () => T): T;
+}
+
+/** What a tool returns: a title for UIs, the output the model reads, metadata for UIs, and files. */
+export interface ToolResult<M extends Record<string, unknown> = Record<string, unknown>> {
+  title: string;
+  output: string;
+  metadata?: M;
+  /** Files the model should see with the output (images, PDFs). */
+  attachments?: ToolAttachment[];
+}
+
+/** A tool the agent can call. Made with {@link defineTool}. */
+export interface Tool<P extends z.ZodType = z.ZodType, M extends Record<string, unknown> = Record<string, unknown>> {
+  /** The name the model calls it by: letters, digits, `_` and `-`. */
+  name: string;
+  /** What the model reads to decide when and how to call it. */
+  description: string;
+  /** The input schema; the model's input is validated against it before `execute`. */
+  parameters: P;
+  /**
+   * True when the tool only reads: read-only calls of one step may run in parallel, the others run
+   * one after another in the order the model made them.
+   */
+  readOnly?: boolean;
+  /** Does the work. A thrown error becomes the tool's error result that the model sees. */
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult<M>>;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Thrown by {@link defineTool} for a definition that cannot work. */
+export class InvalidToolDefinitionError extends Error {
+  override readonly name = "InvalidToolDefinitionError";
+  constructor(
+    readonly toolName: string,
+    reason: string,
+  ) {
+    super(`Invalid tool "${toolName}": ${reason}`);
+  }
+}
+
+/**
+ * Defines a tool. Checks the definition once, up front, so a mistake shows at start-up rather than
+ * when the model first calls the tool.
+ *
+ * @example
+ * ```ts
+ * const hello = defineTool({
+ *   name: "hello",
+ *   description: "Greets someone.",
+ *   parameters: z.object({ name: z.string() }),
+ *   async execute({ name }) {
+ *     return { title: name, output: `Hello, ${name}!` };
+ *   },
+ * });
+ * ```
+ */
+export function defineTool<P extends z.ZodType, M extends Record<string, unknown> = Record<string, unknown>>(
+  tool: Tool<P, M>,
+): Tool<P, M> {
+  if (!TOOL_NAME.test(tool.name)) throw new InvalidToolDefinitionError(tool.name, "names use 1–64 letters, digits, _ or -");
+  if (!tool.description.trim()) throw new InvalidToolDefinitionError(tool.name, "the description is empty");
+  if (typeof tool.execute !== "function") throw new InvalidToolDefinitionError(tool.name, "execute is not a function");
+  return tool;
+}
