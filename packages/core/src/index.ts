@@ -1,1 +1,24 @@
-export {};
+/**
+ * Lathe: an embeddable coding-agent engine. `createAgent()` gives sessions that stream a model's
+ * answer, run its tool calls with permissions, and keep every step in storage.
+ *
+ * @module @lathe/core
+ */
+export { createAgent, Agent, type SessionsApi, type CreateSessionInput } from "./agent.js";
+export { Run, type RunResult } from "./run.js";
+export type {
+  AgentOptions,
+  ApproveFn,
+  PermissionReply,
+  PermissionRequest,
+  ModelPrice,
+  PromptInput,
+  PromptPartInput,
+  PromptOptions,
+} from "./options.js";
+export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError } from "./errors.js";
+export { PermissionRejectedError, PermissionCorrectedError } from "./permission-gate.js";
+export { tokensFromUsage, costOf } from "./usage.js";
+export { DOOM_LOOP_THRESHOLD } from "./doom-loop.js";
+export { BASE_PROMPT, MAX_STEPS_PROMPT } from "./system-prompt.js";

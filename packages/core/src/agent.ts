@@ -1,0 +1,225 @@
+import { EventEmitter } from "eventemitter3";
+import { createId, emptyTokens, type Session } from "@lathe/message";
+import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
+import type { Tool } from "@lathe/tools";
+import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
+import type { AgentEvent, AgentEventMap } from "./events.js";
+import { modelRef } from "./model-info.js";
+import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
+import { ApproveCallbackGate } from "./permission-gate.js";
+import { runPrompt } from "./prompt-loop.js";
+import { Run } from "./run.js";
+import type { AgentRuntime } from "./runtime.js";
+
+/** Fields a host may set when creating a session. */
+export interface CreateSessionInput {
+  title?: string;
+  /** The parent session (for subagent sessions and forks). */
+  parentID?: string;
+  /** Free-form data kept with the session. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Session management of an {@link Agent}. */
+export interface SessionsApi {
+  /** Creates and stores a new session in the agent's workspace. */
+  create(input?: CreateSessionInput): Promise<Session>;
+  /** A session, or undefined. */
+  get(sessionID: string): Promise<Session | undefined>;
+  /** Sessions in creation order, a page at a time. */
+  list(query?: SessionQuery): Promise<SessionPage>;
+  /** Removes a session and everything it owns. A busy session cannot be removed ({@link SessionBusyError}). */
+  remove(sessionID: string): Promise<void>;
+  /** Messages of a session with their parts. */
+  messages(sessionID: string): ReturnType<Storage["listMessages"]>;
+}
+
+/**
+ * A coding agent bound to one model, workspace and storage. Made by {@link createAgent}.
+ * Sessions run one prompt at a time each; different sessions run concurrently.
+ */
+export class Agent {
+  /** Session management. */
+  readonly sessions: SessionsApi;
+  private readonly emitter = new EventEmitter<AgentEventMap>();
+  private readonly runtime: AgentRuntime;
+  private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
+  private readonly states = new Map<string, Map<string, unknown>>();
+  private readonly ownsStorage: boolean;
+  private closed = false;
+
+  /** @internal Use {@link createAgent}. */
+  constructor(options: AgentOptions) {
+    if (!options || !options.model) throw new InvalidInputError("createAgent needs a model: any AI SDK language model.");
+    if (options.maxSteps !== undefined && (!Number.isInteger(options.maxSteps) || options.maxSteps < 1)) {
+      throw new InvalidInputError(`maxSteps must be a positive integer, got ${options.maxSteps}.`);
+    }
+    const tools = new Map<string, Tool>();
+    for (const tool of options.tools ?? []) {
+      if (tools.has(tool.name)) throw new InvalidInputError(`Two tools are named "${tool.name}".`);
+      tools.set(tool.name, tool);
+    }
+    this.ownsStorage = options.storage === undefined;
+    const storage = options.storage ?? new MemoryStorage();
+    const emit = (event: AgentEvent) => this.emit(event);
+    const prices = options.prices ?? {};
+    this.runtime = {
+      options,
+      model: options.model,
+      modelRef: modelRef(options.model),
+      cwd: options.cwd ?? process.cwd(),
+      storage,
+      tools,
+      gate: new ApproveCallbackGate(options.approve, emit),
+      leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
+      emit,
+      sessionState: (sessionID) => {
+        let state = this.states.get(sessionID);
+        if (!state) this.states.set(sessionID, (state = new Map()));
+        return state;
+      },
+      price: (ref): ModelPrice | undefined => prices[`${ref.providerID}/${ref.modelID}`] ?? prices[ref.modelID],
+      saveSession: async (session) => {
+        await storage.write({ sessions: [session] });
+        emit({ type: "session.updated", sessionID: session.id, session });
+      },
+    };
+    this.sessions = this.sessionsApi();
+  }
+
+  /**
+   * Answers a prompt in a session. Returns at once with a {@link Run}: iterate it for events, await
+   * it for the final assistant message.
+   *
+   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
+   */
+  prompt(sessionID: string, input: PromptInput, options: PromptOptions = {}): Run {
+    this.assertOpen();
+    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+    if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
+      throw new InvalidInputError("The prompt is empty.");
+    }
+    const controller = new AbortController();
+    if (options.signal) {
+      if (options.signal.aborted) controller.abort(options.signal.reason);
+      else options.signal.addEventListener("abort", () => controller.abort(options.signal!.reason), { once: true });
+    }
+    const run = new Run(sessionID, controller, (self) => {
+      this.runs.set(sessionID, { run: self, controller });
+      return runPrompt(this.runtime, self, sessionID, input, options, controller.signal).finally(() => {
+        this.runs.delete(sessionID);
+      });
+    });
+    return run;
+  }
+
+  /** Aborts the session's running prompt, if any. Returns whether one was running. */
+  abort(sessionID: string, reason?: string): boolean {
+    const active = this.runs.get(sessionID);
+    if (!active) return false;
+    active.controller.abort(reason ?? "aborted");
+    return true;
+  }
+
+  /** Whether the session runs a prompt in this agent. */
+  isBusy(sessionID: string): boolean {
+    return this.runs.has(sessionID);
+  }
+
+  /** Listens to events of every session; `*` receives every event. */
+  on<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
+    this.emitter.on(type, listener as never);
+    return this;
+  }
+
+  /** Listens to the next event of a type only. */
+  once<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
+    this.emitter.once(type, listener as never);
+    return this;
+  }
+
+  /** Stops listening. */
+  off<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
+    this.emitter.off(type, listener as never);
+    return this;
+  }
+
+  /**
+   * Aborts every running prompt, waits for them to finish, and closes the storage if the agent made
+   * it (a storage the host passed in stays open: the host owns it).
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = [...this.runs.values()];
+    for (const { controller } of running) controller.abort("agent closed");
+    await Promise.allSettled(running.map(({ run }) => run.then(() => undefined)));
+    this.emitter.removeAllListeners();
+    if (this.ownsStorage) await this.runtime.storage.close();
+  }
+
+  private emit(event: AgentEvent): void {
+    this.runs.get(event.sessionID)?.run.push(event);
+    // A listener that throws must not break the loop; it is reported as a process warning.
+    try {
+      this.emitter.emit(event.type, event as never);
+      this.emitter.emit("*", event);
+    } catch (error) {
+      process.emitWarning(`A Lathe event listener threw on ${event.type}: ${String(error)}`, "LatheListenerWarning");
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new AgentClosedError();
+  }
+
+  private sessionsApi(): SessionsApi {
+    const rt = this.runtime;
+    return {
+      create: async (input = {}) => {
+        this.assertOpen();
+        const now = Date.now();
+        const session: Session = {
+          id: createId("session"),
+          title: input.title ?? `New session ${new Date(now).toISOString()}`,
+          directory: rt.cwd,
+          time: { created: now, updated: now },
+          usage: { tokens: emptyTokens(), cost: 0 },
+          ...(input.parentID ? { parentID: input.parentID } : {}),
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+        };
+        await rt.storage.write({ sessions: [session] });
+        this.emit({ type: "session.created", sessionID: session.id, session });
+        return session;
+      },
+      get: (sessionID) => rt.storage.getSession(sessionID),
+      list: (query) => rt.storage.listSessions(query),
+      remove: async (sessionID) => {
+        if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+        const session = await rt.storage.getSession(sessionID);
+        if (!session) throw new SessionNotFoundError(sessionID);
+        await rt.storage.removeSession(sessionID);
+        this.states.delete(sessionID);
+        this.emit({ type: "session.deleted", sessionID, session });
+      },
+      messages: (sessionID) => rt.storage.listMessages(sessionID),
+    };
+  }
+}
+
+/**
+ * Creates an agent: a model, a workspace, storage and an approval callback give sessions that read,
+ * edit and run code, stream typed events and survive restarts.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, cwd: "/path/to/repo", approve: async () => "once" });
+ * const session = await agent.sessions.create({ title: "fix login" });
+ * const run = agent.prompt(session.id, "Fix the failing test in src/auth.ts");
+ * for await (const event of run) if (event.type === "message.part.updated" && event.delta) process.stdout.write(event.delta);
+ * const { info, parts } = await run;
+ * ```
+ */
+export function createAgent(options: AgentOptions): Agent {
+  return new Agent(options);
+}

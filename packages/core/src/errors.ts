@@ -1,0 +1,28 @@
+/** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
+export class SessionBusyError extends Error {
+  override readonly name = "SessionBusyError";
+  constructor(readonly sessionID: string) {
+    super(`Session ${sessionID} is busy: it already runs a prompt. Wait for it to finish or abort it.`);
+  }
+}
+
+/** Thrown when a session id names no stored session. */
+export class SessionNotFoundError extends Error {
+  override readonly name = "SessionNotFoundError";
+  constructor(readonly sessionID: string) {
+    super(`Session ${sessionID} was not found.`);
+  }
+}
+
+/** Thrown for options or input that cannot work, before anything runs. */
+export class InvalidInputError extends Error {
+  override readonly name = "InvalidInputError";
+}
+
+/** Thrown by agent methods after {@link Agent.close}. */
+export class AgentClosedError extends Error {
+  override readonly name = "AgentClosedError";
+  constructor() {
+    super("The agent is closed.");
+  }
+}

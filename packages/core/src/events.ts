@@ -1,0 +1,49 @@
+import type { Message, MessageError, Part, Session, StoredPermissionRequest, Todo } from "@lathe/message";
+
+/** What a session is doing. */
+export type SessionStatus =
+  | { type: "idle" }
+  | { type: "busy" }
+  | { type: "retry"; attempt: number; /** When the next attempt starts (ms since epoch). */ next: number; message: string };
+
+/** A permission answer as events report it. */
+export type PermissionReplyKind = "once" | "always" | "reject";
+
+/**
+ * Every event an agent emits, one name each. Each carries the `sessionID` it belongs to, so a host
+ * can route events of many sessions (subagent sessions included) through one listener.
+ */
+export type AgentEvent =
+  | { type: "session.created"; sessionID: string; session: Session }
+  | { type: "session.updated"; sessionID: string; session: Session }
+  | { type: "session.deleted"; sessionID: string; session: Session }
+  | { type: "session.status"; sessionID: string; status: SessionStatus }
+  | { type: "session.error"; sessionID: string; messageID?: string; error: MessageError }
+  | { type: "message.updated"; sessionID: string; message: Message }
+  | {
+      type: "message.part.updated";
+      sessionID: string;
+      part: Part;
+      /** The text just appended, for streamed text, reasoning and tool input. */
+      delta?: string;
+    }
+  | { type: "permission.asked"; sessionID: string; request: StoredPermissionRequest }
+  | {
+      type: "permission.replied";
+      sessionID: string;
+      requestID: string;
+      reply: PermissionReplyKind;
+      /** Feedback given with a rejection, which the model sees. */
+      feedback?: string;
+    }
+  | { type: "file.edited"; sessionID: string; file: string }
+  | { type: "todo.updated"; sessionID: string; todos: Todo[] };
+
+/** The name of an event. */
+export type AgentEventType = AgentEvent["type"];
+
+/** The event of a given name. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** The listener signatures of {@link Agent.on}: one per event name, and `*` for every event. */
+export type AgentEventMap = { [T in AgentEventType]: [event: AgentEventOf<T>] } & { "*": [event: AgentEvent] };

@@ -1,0 +1,83 @@
+import type { LanguageModel } from "ai";
+import type { StoredPermissionRequest } from "@lathe/message";
+import type { Storage } from "@lathe/storage";
+import type { Tool } from "@lathe/tools";
+
+/** Prices of a model in US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cache?: { read?: number; write?: number };
+}
+
+/** An approval request the agent puts to the host. */
+export type PermissionRequest = StoredPermissionRequest;
+
+/**
+ * The host's answer to an approval request: allow this once; allow it and everything its `always`
+ * patterns cover for the rest of the session; reject (the turn stops); or reject with feedback the
+ * model sees as the tool's result (the turn goes on).
+ */
+export type PermissionReply = "once" | "always" | "reject" | { reject: string };
+
+/** Answers approval requests inline. Without it, requests wait for {@link Agent.permissions}`.reply()`. */
+export type ApproveFn = (
+  request: PermissionRequest,
+  context: { signal: AbortSignal },
+) => PermissionReply | Promise<PermissionReply>;
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions {
+  /** The model: any AI SDK language model (specification v2, v3 or v4). */
+  model: LanguageModel;
+  /** The workspace directory; default `process.cwd()`. */
+  cwd?: string;
+  /** Where sessions live; default a new `MemoryStorage`. */
+  storage?: Storage;
+  /** Answers approval requests inline; see {@link ApproveFn}. */
+  approve?: ApproveFn;
+  /** The tools the model may call; default none. */
+  tools?: Tool[];
+  /** Extra system instructions from the host, added after Lathe's own. */
+  instructions?: string | string[];
+  /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */
+  maxSteps?: number;
+  /** Prices per model, keyed by model id or `provider/model id`; cost is 0 for a model without one. */
+  prices?: Record<string, ModelPrice>;
+  /** Sampling temperature passed to the model. */
+  temperature?: number;
+  /** Nucleus sampling passed to the model. */
+  topP?: number;
+  /** The most tokens one step may write. */
+  maxOutputTokens?: number;
+  /** Provider-specific options passed to every request. */
+  providerOptions?: Record<string, Record<string, unknown>>;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+  /** How long a session lease lasts before it must be renewed, in ms; default 30,000. */
+  leaseTtlMs?: number;
+  /** The longest a streamed part waits before it is written to storage, in ms; default 250. */
+  flushIntervalMs?: number;
+  /** How many read-only tool calls of one step may run at once; default 8. */
+  maxParallelTools?: number;
+}
+
+/** Input of a prompt: plain text, or parts. */
+export type PromptInput = string | PromptPartInput[];
+
+/** A part of a structured prompt. */
+export type PromptPartInput =
+  | { type: "text"; text: string; synthetic?: boolean }
+  | { type: "file"; url: string; mime: string; filename?: string };
+
+/** Options of one prompt. */
+export interface PromptOptions {
+  /** The agent that answers; default `build`. */
+  agent?: string;
+  /** Extra system instructions for this prompt. */
+  system?: string;
+  /** Aborts the run, like {@link Run.abort}. */
+  signal?: AbortSignal;
+  /** The most steps this prompt may take; overrides the agent's `maxSteps`. */
+  maxSteps?: number;
+}

@@ -1,0 +1,248 @@
+import { streamText, tool as aiTool, type ModelMessage, type ToolSet } from "ai";
+import {
+  addTokens,
+  createId,
+  emptyTokens,
+  toModelMessages,
+  type AssistantMessage,
+  type MessageWithParts,
+  type Part,
+  type Session,
+  type ToolPart,
+  type UserMessage,
+} from "@lathe/message";
+import type { Tool } from "@lathe/tools";
+import { SessionBusyError, SessionNotFoundError } from "./errors.js";
+import { abortedError, finishError, toMessageError } from "./message-error.js";
+import type { PromptInput, PromptOptions } from "./options.js";
+import { repairInterrupted } from "./repair.js";
+import type { Run, RunResult } from "./run.js";
+import type { AgentRuntime } from "./runtime.js";
+import { SessionWriter } from "./session-writer.js";
+import { processStepStream as processStream } from "./stream-processor.js";
+import { buildSystemPrompt, MAX_STEPS_PROMPT } from "./system-prompt.js";
+import { ABORTED_TOOL_ERROR, runToolCalls } from "./tool-runner.js";
+import { TurnRecorder } from "./turn-recorder.js";
+import { costOf, tokensFromUsage } from "./usage.js";
+
+const DEFAULT_AGENT = "build";
+const MAX_STEPS_TOOL_ERROR = "Tools are disabled on the last step the step limit allows.";
+
+/**
+ * Answers one prompt: takes the session's lease, stores the user message, then streams steps and
+ * runs their tool calls until the model answers in text, the run is aborted, an error stops it, or
+ * the step limit is reached. Always finishes the assistant message and releases the lease.
+ */
+export async function runPrompt(
+  rt: AgentRuntime,
+  run: Run,
+  sessionID: string,
+  input: PromptInput,
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
+  if (!lease) throw new SessionBusyError(sessionID);
+  const renew = setInterval(() => {
+    rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});
+  }, leaseTtl(rt) / 3);
+  renew.unref?.();
+  rt.emit({ type: "session.status", sessionID, status: { type: "busy" } });
+  try {
+    const session = await rt.storage.getSession(sessionID);
+    if (!session) throw new SessionNotFoundError(sessionID);
+    const history = await rt.storage.listMessages(sessionID);
+    const repair = repairInterrupted(history);
+    if (repair) await rt.storage.write(repair);
+    return await answer(rt, run, session, history, input, options, signal);
+  } finally {
+    clearInterval(renew);
+    await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
+    rt.emit({ type: "session.status", sessionID, status: { type: "idle" } });
+  }
+}
+
+function leaseTtl(rt: AgentRuntime): number {
+  return rt.options.leaseTtlMs ?? 30_000;
+}
+
+async function answer(
+  rt: AgentRuntime,
+  _run: Run,
+  session: Session,
+  history: MessageWithParts[],
+  input: PromptInput,
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
+  const agentName = options.agent ?? DEFAULT_AGENT;
+  const user = userMessage(session.id, agentName, input, options);
+  writer.message(user.info);
+  for (const part of user.parts) writer.part(part);
+  await writer.flush();
+  rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
+  for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
+
+  const info: AssistantMessage = {
+    id: createId("message"),
+    sessionID: session.id,
+    role: "assistant",
+    parentID: user.info.id,
+    time: { created: Date.now() },
+    providerID: rt.modelRef.providerID,
+    modelID: rt.modelRef.modelID,
+    agent: agentName,
+    cwd: rt.cwd,
+    tokens: emptyTokens(),
+    cost: 0,
+  };
+  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
+  recorder.messageChanged();
+
+  const priorMessages = [...history, user];
+  const system = buildSystemPrompt({ cwd: rt.cwd, instructions: instructionList(rt), system: options.system });
+  const maxSteps = options.maxSteps ?? rt.options.maxSteps;
+  const toolSet = aiToolSet(rt.tools);
+
+  try {
+    for (let step = 1; ; step++) {
+      if (signal.aborted) break;
+      const lastStep = maxSteps !== undefined && step >= maxSteps;
+      const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: rt.modelRef });
+      if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
+
+      const result = streamText({
+        model: rt.model,
+        instructions: system,
+        messages,
+        ...(rt.tools.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
+        maxRetries: 0,
+        abortSignal: signal,
+        ...(rt.options.temperature !== undefined ? { temperature: rt.options.temperature } : {}),
+        ...(rt.options.topP !== undefined ? { topP: rt.options.topP } : {}),
+        ...(rt.options.maxOutputTokens !== undefined ? { maxOutputTokens: rt.options.maxOutputTokens } : {}),
+        ...(rt.options.providerOptions ? { providerOptions: rt.options.providerOptions as never } : {}),
+        ...(rt.options.headers ? { headers: rt.options.headers } : {}),
+      });
+      const streamed = await processStream(result.stream, recorder, rt.tools);
+
+      if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
+        const tokens = tokensFromUsage(streamed.usage);
+        const cost = costOf(tokens, rt.price(rt.modelRef));
+        recorder.add({ type: "step-finish", reason: streamed.finishReason ?? "unknown", tokens, cost });
+        info.tokens = addTokens(info.tokens, tokens);
+        info.cost += cost;
+        info.finish = streamed.finishReason;
+        recorder.messageChanged();
+      }
+      if (signal.aborted) break;
+      if (streamed.error !== undefined) {
+        fail(rt, recorder, toMessageError(streamed.error));
+        break;
+      }
+      const stopError = finishError(streamed.finishReason);
+      if (stopError) {
+        cancelCalls(recorder, streamed.calls.map((c) => c.part), "The step ended before this call could run.");
+        fail(rt, recorder, stopError);
+        break;
+      }
+      if (lastStep) {
+        cancelCalls(recorder, streamed.calls.map((c) => c.part), MAX_STEPS_TOOL_ERROR);
+        break;
+      }
+      const outcome = await runToolCalls(streamed.calls, {
+        recorder,
+        gate: rt.gate,
+        agent: agentName,
+        cwd: rt.cwd,
+        signal,
+        maxParallel: rt.options.maxParallelTools ?? 8,
+        emit: (event) => rt.emit(event),
+        sessionState: rt.sessionState(session.id),
+      });
+      // The step's final states are stored before the next step starts.
+      await writer.flush();
+      if (signal.aborted || outcome.rejected) break;
+      if (streamed.calls.length === 0 && streamed.invalidCalls === 0) break;
+    }
+  } catch (error) {
+    if (!signal.aborted) fail(rt, recorder, toMessageError(error));
+  }
+
+  if (signal.aborted) {
+    cancelCalls(recorder, recorder.parts, ABORTED_TOOL_ERROR);
+    info.finish = "aborted";
+    info.error ??= abortedError(signal.reason);
+  }
+  info.time.completed = Date.now();
+  recorder.messageChanged();
+  await writer.flush();
+  await updateSessionUsage(rt, session, info);
+  return { info, parts: recorder.parts };
+}
+
+function instructionList(rt: AgentRuntime): string[] {
+  const given = rt.options.instructions;
+  return given === undefined ? [] : Array.isArray(given) ? given : [given];
+}
+
+function fail(rt: AgentRuntime, recorder: TurnRecorder, error: AssistantMessage["error"] & object): void {
+  recorder.message.error = error;
+  recorder.message.finish ??= "error";
+  if (recorder.message.finish === "tool-calls" || recorder.message.finish === "stop") recorder.message.finish = "error";
+  rt.emit({ type: "session.error", sessionID: recorder.message.sessionID, messageID: recorder.message.id, error });
+}
+
+/** Marks calls that will never run as errors, so the model sees a result for each. */
+function cancelCalls(recorder: TurnRecorder, parts: Part[], message: string): void {
+  const now = Date.now();
+  for (const part of parts) {
+    if (part.type !== "tool") continue;
+    const state = part.state;
+    if (state.status !== "pending" && state.status !== "running") continue;
+    const start = state.status === "running" ? state.time.start : now;
+    (part as ToolPart).state = { status: "error", input: state.input, error: message, time: { start, end: now } };
+    recorder.changed(part);
+  }
+}
+
+async function updateSessionUsage(rt: AgentRuntime, session: Session, info: AssistantMessage): Promise<void> {
+  // Re-read: another writer (title generation, a subagent's roll-up) may have changed the session.
+  const current = (await rt.storage.getSession(session.id)) ?? session;
+  current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
+  current.time.updated = Date.now();
+  await rt.saveSession(current);
+}
+
+function userMessage(
+  sessionID: string,
+  agent: string,
+  input: PromptInput,
+  options: PromptOptions,
+): { info: UserMessage; parts: Part[] } {
+  const info: UserMessage = {
+    id: createId("message"),
+    sessionID,
+    role: "user",
+    time: { created: Date.now() },
+    agent,
+    ...(options.system ? { system: options.system } : {}),
+  };
+  const items = typeof input === "string" ? [{ type: "text" as const, text: input }] : input;
+  const base = () => ({ id: createId("part"), sessionID, messageID: info.id });
+  const parts: Part[] = items.map((item) =>
+    item.type === "text"
+      ? { ...base(), type: "text", text: item.text, ...(item.synthetic ? { synthetic: true } : {}) }
+      : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
+  );
+  return { info, parts };
+}
+
+function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
+  const set: ToolSet = {};
+  // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
+  for (const [name, tool] of tools) set[name] = aiTool({ description: tool.description, inputSchema: tool.parameters as never });
+  return set;
+}
+

@@ -1,0 +1,169 @@
+import type { LanguageModelUsage, TextStreamPart, ToolSet } from "ai";
+import type { ReasoningPart, TextPart, ToolPart } from "@lathe/message";
+import type { Tool } from "@lathe/tools";
+import type { ToolCall } from "./tool-runner.js";
+import { errorText } from "./tool-runner.js";
+import type { TurnRecorder } from "./turn-recorder.js";
+
+/** What one streamed step produced. */
+export interface StepStream {
+  /** The AI SDK's finish reason; undefined when the stream ended without one. */
+  finishReason: string | undefined;
+  usage: LanguageModelUsage | undefined;
+  /** Valid calls, in the order the model made them, ready to run. */
+  calls: ToolCall[];
+  /** Calls the model made that could not run (unknown tool, bad input); each already has its error result. */
+  invalidCalls: number;
+  /** The error that ended the stream, if one did. */
+  error?: unknown;
+}
+
+type ProviderMetadata = Record<string, Record<string, unknown>> | undefined;
+
+/**
+ * Turns one step's stream into parts: text and reasoning grow with each delta, tool calls go from
+ * pending (input streaming) to running (valid, waiting for the runner) or error (invalid). Every
+ * switch has a default branch: the AI SDK adds part types in minor releases.
+ */
+export async function processStepStream(
+  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+  recorder: TurnRecorder,
+  tools: ReadonlyMap<string, Tool>,
+): Promise<StepStream> {
+  const out: StepStream = { finishReason: undefined, usage: undefined, calls: [], invalidCalls: 0 };
+  const texts = new Map<string, TextPart>();
+  const reasonings = new Map<string, ReasoningPart>();
+  const toolParts = new Map<string, ToolPart>();
+
+  const toolPart = (callID: string, toolName: string): ToolPart => {
+    let part = toolParts.get(callID);
+    if (!part) {
+      part = recorder.add<ToolPart>({ type: "tool", callID, tool: toolName, state: { status: "pending", input: {}, raw: "" } });
+      toolParts.set(callID, part);
+    }
+    return part;
+  };
+
+  for await (const chunk of stream) {
+    switch (chunk.type) {
+      case "start-step":
+        recorder.add({ type: "step-start" });
+        break;
+      case "text-start":
+        texts.set(chunk.id, recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } }));
+        break;
+      case "text-delta": {
+        const part = texts.get(chunk.id) ?? recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } });
+        texts.set(chunk.id, part);
+        part.text += chunk.text;
+        recorder.changed(part, chunk.text);
+        break;
+      }
+      case "text-end": {
+        const part = texts.get(chunk.id);
+        if (!part) break;
+        part.time = { start: part.time?.start ?? Date.now(), end: Date.now() };
+        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+        recorder.changed(part);
+        texts.delete(chunk.id);
+        break;
+      }
+      case "reasoning-start":
+        reasonings.set(chunk.id, recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } }));
+        break;
+      case "reasoning-delta": {
+        const part = reasonings.get(chunk.id) ?? recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } });
+        reasonings.set(chunk.id, part);
+        part.text += chunk.text;
+        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+        recorder.changed(part, chunk.text);
+        break;
+      }
+      case "reasoning-end": {
+        const part = reasonings.get(chunk.id);
+        if (!part) break;
+        part.time.end = Date.now();
+        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+        recorder.changed(part);
+        reasonings.delete(chunk.id);
+        break;
+      }
+      case "tool-input-start":
+        toolPart(chunk.id, chunk.toolName);
+        break;
+      case "tool-input-delta": {
+        const part = toolParts.get(chunk.id);
+        if (!part || part.state.status !== "pending") break;
+        part.state.raw += chunk.delta;
+        recorder.changed(part, chunk.delta);
+        break;
+      }
+      case "tool-call": {
+        const part = toolPart(chunk.toolCallId, chunk.toolName);
+        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+        const input = asRecord(chunk.input);
+        const tool = tools.get(chunk.toolName);
+        if (chunk.invalid || !tool) {
+          out.invalidCalls++;
+          const now = Date.now();
+          part.state = { status: "error", input, error: invalidCallMessage(chunk.toolName, chunk.error, tools), time: { start: now, end: now } };
+          recorder.changed(part);
+        } else {
+          out.calls.push({ part, tool, input });
+        }
+        break;
+      }
+      case "finish-step":
+        out.finishReason = chunk.finishReason;
+        out.usage = chunk.usage;
+        break;
+      case "error":
+        out.error = chunk.error;
+        break;
+      case "abort":
+      case "finish":
+      case "start":
+      case "tool-input-end":
+        break;
+      default:
+        // Sources, files, custom and raw chunks, and part types added by later AI SDK releases.
+        break;
+    }
+  }
+  closeOpenParts(recorder, texts, reasonings);
+  return out;
+}
+
+function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, reasonings: Map<string, ReasoningPart>): void {
+  const now = Date.now();
+  for (const part of texts.values()) {
+    part.time = { start: part.time?.start ?? now, end: now };
+    recorder.changed(part);
+  }
+  for (const part of reasonings.values()) {
+    part.time.end = now;
+    recorder.changed(part);
+  }
+}
+
+function asRecord(input: unknown): Record<string, unknown> {
+  if (input && typeof input === "object" && !Array.isArray(input)) return input as Record<string, unknown>;
+  if (typeof input === "string") {
+    try {
+      const parsed: unknown = JSON.parse(input);
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // Not JSON: keep the raw text so the model sees what it sent.
+    }
+    return { raw: input };
+  }
+  return input === undefined ? {} : { value: input };
+}
+
+function invalidCallMessage(toolName: string, error: unknown, tools: ReadonlyMap<string, Tool>): string {
+  if (!tools.has(toolName)) {
+    const available = [...tools.keys()].join(", ") || "none";
+    return `There is no tool named "${toolName}". Available tools: ${available}.`;
+  }
+  return `Invalid input for tool "${toolName}": ${errorText(error)}. Fix the input and call the tool again.`;
+}

@@ -1,0 +1,193 @@
+import type { ToolPart } from "@lathe/message";
+import type { Tool, ToolContext, ToolResult } from "@lathe/tools";
+import { isDoomLoop } from "./doom-loop.js";
+import type { AgentEvent } from "./events.js";
+import { PermissionCorrectedError, PermissionRejectedError, type PermissionGate } from "./permission-gate.js";
+import type { TurnRecorder } from "./turn-recorder.js";
+
+/** A valid tool call of a step, waiting to run. */
+export interface ToolCall {
+  part: ToolPart;
+  tool: Tool;
+  input: Record<string, unknown>;
+}
+
+/** What the tool runner needs from the loop. */
+export interface ToolRunnerDeps {
+  recorder: TurnRecorder;
+  gate: PermissionGate;
+  agent: string;
+  cwd: string;
+  signal: AbortSignal;
+  maxParallel: number;
+  emit: (event: AgentEvent) => void;
+  sessionState: Map<string, unknown>;
+}
+
+/** How a step's tool calls ended. */
+export interface ToolRunOutcome {
+  /** The user rejected a permission: the turn must stop. */
+  rejected: boolean;
+}
+
+/** The error text of a call that was stopped by the run's abort. */
+export const ABORTED_TOOL_ERROR = "aborted";
+
+/**
+ * Runs one step's tool calls: consecutive read-only calls in parallel (up to `maxParallel`), every
+ * other call alone, in the order the model made them. A thrown error becomes the call's error result;
+ * a rejected permission marks the remaining calls as skipped and tells the loop to stop.
+ */
+export async function runToolCalls(calls: ToolCall[], deps: ToolRunnerDeps): Promise<ToolRunOutcome> {
+  let rejected = false;
+  for (const batch of batches(calls)) {
+    if (rejected || deps.signal.aborted) {
+      for (const call of batch) fail(call, deps, rejected ? "Skipped: the user rejected an earlier tool call." : ABORTED_TOOL_ERROR);
+      continue;
+    }
+    const results = await mapLimited(batch, deps.maxParallel, (call) => runOne(call, deps));
+    if (results.some((r) => r === "rejected")) rejected = true;
+  }
+  return { rejected };
+}
+
+function* batches(calls: ToolCall[]): Generator<ToolCall[]> {
+  let reads: ToolCall[] = [];
+  for (const call of calls) {
+    if (call.tool.readOnly) {
+      reads.push(call);
+      continue;
+    }
+    if (reads.length) yield reads;
+    reads = [];
+    yield [call];
+  }
+  if (reads.length) yield reads;
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+type CallOutcome = "ok" | "error" | "rejected";
+
+async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
+  const { part, tool, input } = call;
+  const { recorder } = deps;
+  const start = Date.now();
+  part.state = { status: "running", input, time: { start } };
+  recorder.changed(part);
+  try {
+    const previous = recorder.parts.slice(0, recorder.parts.indexOf(part));
+    if (isDoomLoop(previous, tool.name, input)) {
+      await deps.gate.ask({
+        sessionID: part.sessionID,
+        permission: "doom_loop",
+        patterns: [tool.name],
+        always: [tool.name],
+        metadata: { tool: tool.name, input },
+        tool: { messageID: part.messageID, callID: part.callID },
+        signal: deps.signal,
+      });
+    }
+    const result = await untilAborted(tool.execute(input, context(call, deps)), deps.signal);
+    const running = part.state.status === "running" ? part.state : undefined;
+    part.state = {
+      status: "completed",
+      input,
+      output: result.output,
+      title: result.title,
+      metadata: { ...running?.metadata, ...result.metadata },
+      ...(result.attachments?.length ? { attachments: result.attachments } : {}),
+      time: { start, end: Date.now() },
+    };
+    recorder.changed(part);
+    return "ok";
+  } catch (error) {
+    if (deps.signal.aborted) {
+      fail(call, deps, ABORTED_TOOL_ERROR);
+      return "error";
+    }
+    if (error instanceof PermissionCorrectedError) {
+      fail(call, deps, error.message);
+      return "error";
+    }
+    if (error instanceof PermissionRejectedError) {
+      fail(call, deps, error.message);
+      return "rejected";
+    }
+    fail(call, deps, errorText(error));
+    return "error";
+  }
+}
+
+function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
+  const { part } = call;
+  const start = part.state.status === "running" ? part.state.time.start : Date.now();
+  const metadata = part.state.status === "running" ? part.state.metadata : undefined;
+  part.state = {
+    status: "error",
+    input: call.input,
+    error: message,
+    ...(metadata ? { metadata } : {}),
+    time: { start, end: Date.now() },
+  };
+  deps.recorder.changed(part);
+}
+
+/** The text of an error as the model should read it. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+function untilAborted(work: Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
+  const { part } = call;
+  return {
+    sessionID: part.sessionID,
+    messageID: part.messageID,
+    callID: part.callID,
+    agent: deps.agent,
+    cwd: deps.cwd,
+    abort: deps.signal,
+    ask: (request) =>
+      deps.gate.ask({
+        sessionID: part.sessionID,
+        permission: request.permission,
+        patterns: request.patterns,
+        always: request.always ?? request.patterns,
+        metadata: request.metadata ?? {},
+        tool: { messageID: part.messageID, callID: part.callID },
+        signal: deps.signal,
+      }),
+    metadata: (update) => {
+      if (part.state.status !== "running") return;
+      if (update.title !== undefined) part.state.title = update.title;
+      if (update.metadata !== undefined) part.state.metadata = { ...part.state.metadata, ...update.metadata };
+      deps.recorder.changed(part);
+    },
+    emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
+    state: <T>(key: string, init: () => T): T => {
+      if (!deps.sessionState.has(key)) deps.sessionState.set(key, init());
+      return deps.sessionState.get(key) as T;
+    },
+  };
+}

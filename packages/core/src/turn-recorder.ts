@@ -1,0 +1,44 @@
+import { createId, type AssistantMessage, type Part } from "@lathe/message";
+import type { AgentEvent } from "./events.js";
+import type { SessionWriter } from "./session-writer.js";
+
+type NewPart<P extends Part> = P extends Part ? Omit<P, "id" | "sessionID" | "messageID"> : never;
+
+/**
+ * Records one assistant message as it is built: every change is emitted at once (deltas included)
+ * and handed to the coalescing writer, so listeners see everything live while storage sees a few
+ * writes per part.
+ */
+export class TurnRecorder {
+  readonly parts: Part[] = [];
+
+  constructor(
+    readonly message: AssistantMessage,
+    private readonly writer: SessionWriter,
+    private readonly emit: (event: AgentEvent) => void,
+  ) {}
+
+  /** Adds a part to the message (given without ids) and returns it. */
+  add<P extends Part>(fields: NewPart<P>): P {
+    const part = { ...fields, id: createId("part"), sessionID: this.message.sessionID, messageID: this.message.id } as unknown as P;
+    this.parts.push(part);
+    this.changed(part);
+    return part;
+  }
+
+  /** Reports a change made to a part of this message; `delta` is the text just appended, if any. */
+  changed(part: Part, delta?: string): void {
+    this.writer.part(part);
+    this.emit(
+      delta === undefined
+        ? { type: "message.part.updated", sessionID: part.sessionID, part }
+        : { type: "message.part.updated", sessionID: part.sessionID, part, delta },
+    );
+  }
+
+  /** Reports a change made to the message itself. */
+  messageChanged(): void {
+    this.writer.message(this.message);
+    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: this.message });
+  }
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineTool, type Tool } from "@lathe/tools";
+import type { AgentEvent, Run } from "@lathe/core";
+
+/** A read-only test tool that echoes its input and counts its calls. */
+export function echoTool(log: string[] = []): Tool {
+  return defineTool({
+    name: "echo",
+    description: "Echoes the text back.",
+    parameters: z.object({ text: z.string() }),
+    readOnly: true,
+    async execute({ text }) {
+      log.push(text);
+      return { title: `echo ${text}`, output: `echo: ${text}`, metadata: { length: text.length } };
+    },
+  });
+}
+
+/** Collects a run's events while awaiting it. */
+export async function collect(run: Run): Promise<{ events: AgentEvent[]; result: Awaited<Run> }> {
+  const events: AgentEvent[] = [];
+  for await (const event of run) events.push(event);
+  return { events, result: await run };
+}
