@@ -52,6 +52,24 @@ export interface ToolContext {
    * a name of the tool's choosing. Lives as long as the agent; never shared between agents.
    */
   state<T>(key: string, init: () => T): T;
+  /**
+   * A directory private to this session where tools keep files the model may read later (the full
+   * text of truncated outputs). The host creates nothing up front and removes it with the session.
+   * When absent, tools use `<os.tmpdir()>/lathe/<sessionID>` (see {@link sessionDataDir}).
+   * The `read` tool may read inside it without an `external_directory` ask.
+   */
+  dataDir?: string;
+  /**
+   * The session's todo list, stored with the session (`Session.todos`). When absent, the todo tools
+   * keep the list in {@link ToolContext.state} for the life of the agent instance.
+   */
+  todos?: TodoStore;
+}
+
+/** Reads and replaces a session's stored todo list. Supplied by the loop through {@link ToolContext.todos}. */
+export interface TodoStore {
+  get(): Promise<Todo[]>;
+  set(todos: Todo[]): Promise<void>;
 }
 
 /** What a tool returns: a title for UIs, the output the model reads, metadata for UIs, and files. */

@@ -1,0 +1,99 @@
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { InvalidPathError } from "./errors.js";
+import type { ToolContext } from "./tool.js";
+
+/** A tool's path argument resolved against the workspace. */
+export interface ResolvedPath {
+  /** Absolute path, symlinks resolved as far as the path exists. This is what the tool touches. */
+  absolute: string;
+  /** The path relative to the workspace, `/`-separated; what permission patterns are made of. */
+  relative: string;
+  /** True when the path lies outside the workspace (and outside the session's data directory). */
+  external: boolean;
+}
+
+/** Options of {@link resolveToolPath}. */
+export interface ResolvePathOptions {
+  /** The path names a directory: the `external_directory` ask covers the directory itself, not its parent. */
+  directory?: boolean;
+}
+
+/**
+ * The directory where tools keep this session's files (full text of truncated outputs):
+ * `ctx.dataDir`, else `<os.tmpdir()>/lathe/<sessionID>`.
+ */
+export function sessionDataDir(ctx: Pick<ToolContext, "dataDir" | "sessionID">): string {
+  return ctx.dataDir ?? path.join(tmpdir(), "lathe", ctx.sessionID.replace(/[^\w.-]/g, "_"));
+}
+
+/** Checks a path argument: a non-empty string without NUL bytes. Throws {@link InvalidPathError}. */
+export function assertPathArgument(input: unknown): asserts input is string {
+  if (typeof input !== "string") throw new InvalidPathError(String(input), "a path must be a string");
+  if (!input.trim()) throw new InvalidPathError(input, "the path is empty");
+  if (input.includes("\0")) throw new InvalidPathError(input, "the path contains a NUL byte");
+}
+
+/**
+ * Resolves a tool's path argument against `ctx.cwd`, following symlinks as far as the path exists,
+ * and asks `external_directory` (pattern `<dir>/*`) when the real path lies outside the workspace, so a
+ * symlink inside the workspace that leads out is caught. Paths inside the session's data directory
+ * need no ask. A leading `~/` means the home directory.
+ */
+export async function resolveToolPath(
+  ctx: ToolContext,
+  input: string,
+  options: ResolvePathOptions = {},
+): Promise<ResolvedPath> {
+  assertPathArgument(input);
+  const expanded = input === "~" || input.startsWith("~/") ? path.join(homedir(), input.slice(1)) : input;
+  const absolute = await realpathLoose(path.resolve(ctx.cwd, expanded));
+  const root = await realpathLoose(path.resolve(ctx.cwd));
+  const relative = toPosix(path.relative(root, absolute)) || ".";
+  const external = !isInside(root, absolute) && !isInside(await realpathLoose(sessionDataDir(ctx)), absolute);
+  if (external) {
+    const dir = options.directory ? absolute : path.dirname(absolute);
+    const pattern = toPosix(path.join(dir, "*"));
+    await ctx.ask({
+      permission: "external_directory",
+      patterns: [pattern],
+      always: [pattern],
+      metadata: { filepath: absolute, parentDir: dir },
+    });
+  }
+  return { absolute, relative, external };
+}
+
+/** True when `child` is `parent` or lies below it. Both absolute. */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** `realpath` of the longest existing ancestor, with the rest of the path appended unchanged. */
+export async function realpathLoose(absolute: string): Promise<string> {
+  let head = absolute;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(head);
+      return rest.length ? path.join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return absolute;
+      rest.push(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** A path with `/` separators, the form permission patterns use on every platform. */
+export function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
+}
+
+/** The path a permission ask names: workspace-relative inside the workspace, absolute outside. */
+export function permissionPath(resolved: ResolvedPath): string {
+  return resolved.external ? toPosix(resolved.absolute) : resolved.relative;
+}
