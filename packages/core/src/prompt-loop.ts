@@ -118,6 +118,8 @@ async function answer(
         messages,
         ...(rt.tools.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
         maxRetries: 0,
+        // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
+        onError: () => {},
         abortSignal: signal,
         ...(rt.options.temperature !== undefined ? { temperature: rt.options.temperature } : {}),
         ...(rt.options.topP !== undefined ? { topP: rt.options.topP } : {}),

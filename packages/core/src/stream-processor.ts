@@ -44,94 +44,103 @@ export async function processStepStream(
     return part;
   };
 
-  for await (const chunk of stream) {
-    switch (chunk.type) {
-      case "start-step":
-        recorder.add({ type: "step-start" });
-        break;
-      case "text-start":
-        texts.set(chunk.id, recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } }));
-        break;
-      case "text-delta": {
-        const part = texts.get(chunk.id) ?? recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } });
-        texts.set(chunk.id, part);
-        part.text += chunk.text;
-        recorder.changed(part, chunk.text);
-        break;
-      }
-      case "text-end": {
-        const part = texts.get(chunk.id);
-        if (!part) break;
-        part.time = { start: part.time?.start ?? Date.now(), end: Date.now() };
-        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-        recorder.changed(part);
-        texts.delete(chunk.id);
-        break;
-      }
-      case "reasoning-start":
-        reasonings.set(chunk.id, recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } }));
-        break;
-      case "reasoning-delta": {
-        const part = reasonings.get(chunk.id) ?? recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } });
-        reasonings.set(chunk.id, part);
-        part.text += chunk.text;
-        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-        recorder.changed(part, chunk.text);
-        break;
-      }
-      case "reasoning-end": {
-        const part = reasonings.get(chunk.id);
-        if (!part) break;
-        part.time.end = Date.now();
-        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-        recorder.changed(part);
-        reasonings.delete(chunk.id);
-        break;
-      }
-      case "tool-input-start":
-        toolPart(chunk.id, chunk.toolName);
-        break;
-      case "tool-input-delta": {
-        const part = toolParts.get(chunk.id);
-        if (!part || part.state.status !== "pending") break;
-        part.state.raw += chunk.delta;
-        recorder.changed(part, chunk.delta);
-        break;
-      }
-      case "tool-call": {
-        const part = toolPart(chunk.toolCallId, chunk.toolName);
-        if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-        const input = asRecord(chunk.input);
-        const tool = tools.get(chunk.toolName);
-        if (chunk.invalid || !tool) {
-          out.invalidCalls++;
-          const now = Date.now();
-          part.state = { status: "error", input, error: invalidCallMessage(chunk.toolName, chunk.error, tools), time: { start: now, end: now } };
-          recorder.changed(part);
-        } else {
-          out.calls.push({ part, tool, input });
-        }
-        break;
-      }
-      case "finish-step":
-        out.finishReason = chunk.finishReason;
-        out.usage = chunk.usage;
-        break;
-      case "error":
-        out.error = chunk.error;
-        break;
-      case "abort":
-      case "finish":
-      case "start":
-      case "tool-input-end":
-        break;
-      default:
-        // Sources, files, custom and raw chunks, and part types added by later AI SDK releases.
-        break;
-    }
+  try {
+    await consume();
+  } catch (error) {
+    // A stream that throws (connection lost, abort) ends the step like an error part would.
+    out.error = error;
   }
   closeOpenParts(recorder, texts, reasonings);
   return out;
+
+  async function consume(): Promise<void> {
+    for await (const chunk of stream) {
+      switch (chunk.type) {
+        case "start-step":
+          recorder.add({ type: "step-start" });
+          break;
+        case "text-start":
+          texts.set(chunk.id, recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } }));
+          break;
+        case "text-delta": {
+          const part = texts.get(chunk.id) ?? recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } });
+          texts.set(chunk.id, part);
+          part.text += chunk.text;
+          recorder.changed(part, chunk.text);
+          break;
+        }
+        case "text-end": {
+          const part = texts.get(chunk.id);
+          if (!part) break;
+          part.time = { start: part.time?.start ?? Date.now(), end: Date.now() };
+          if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+          recorder.changed(part);
+          texts.delete(chunk.id);
+          break;
+        }
+        case "reasoning-start":
+          reasonings.set(chunk.id, recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } }));
+          break;
+        case "reasoning-delta": {
+          const part = reasonings.get(chunk.id) ?? recorder.add<ReasoningPart>({ type: "reasoning", text: "", time: { start: Date.now() } });
+          reasonings.set(chunk.id, part);
+          part.text += chunk.text;
+          if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+          recorder.changed(part, chunk.text);
+          break;
+        }
+        case "reasoning-end": {
+          const part = reasonings.get(chunk.id);
+          if (!part) break;
+          part.time = { ...part.time, end: Date.now() };
+          if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+          recorder.changed(part);
+          reasonings.delete(chunk.id);
+          break;
+        }
+        case "tool-input-start":
+          toolPart(chunk.id, chunk.toolName);
+          break;
+        case "tool-input-delta": {
+          const part = toolParts.get(chunk.id);
+          if (!part || part.state.status !== "pending") break;
+          part.state = { ...part.state, raw: part.state.raw + chunk.delta };
+          recorder.changed(part, chunk.delta);
+          break;
+        }
+        case "tool-call": {
+          const part = toolPart(chunk.toolCallId, chunk.toolName);
+          if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
+          const input = asRecord(chunk.input);
+          const tool = tools.get(chunk.toolName);
+          if (chunk.invalid || !tool) {
+            out.invalidCalls++;
+            const now = Date.now();
+            part.state = { status: "error", input, error: invalidCallMessage(chunk.toolName, chunk.error, tools), time: { start: now, end: now } };
+            recorder.changed(part);
+          } else {
+            out.calls.push({ part, tool, input });
+          }
+          break;
+        }
+        case "finish-step":
+          out.finishReason = chunk.finishReason;
+          out.usage = chunk.usage;
+          break;
+        case "error":
+          out.error = chunk.error;
+          break;
+        case "abort":
+        case "finish":
+        case "start":
+        case "tool-input-end":
+          break;
+        default:
+          // Sources, files, custom and raw chunks, and part types added by later AI SDK releases.
+          break;
+      }
+    }
+  }
 }
 
 function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, reasonings: Map<string, ReasoningPart>): void {
@@ -141,7 +150,7 @@ function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, re
     recorder.changed(part);
   }
   for (const part of reasonings.values()) {
-    part.time.end = now;
+    part.time = { ...part.time, end: now };
     recorder.changed(part);
   }
 }

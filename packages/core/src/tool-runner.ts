@@ -179,9 +179,13 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         signal: deps.signal,
       }),
     metadata: (update) => {
-      if (part.state.status !== "running") return;
-      if (update.title !== undefined) part.state.title = update.title;
-      if (update.metadata !== undefined) part.state.metadata = { ...part.state.metadata, ...update.metadata };
+      const state = part.state;
+      if (state.status !== "running") return;
+      part.state = {
+        ...state,
+        ...(update.title !== undefined ? { title: update.title } : {}),
+        ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
+      };
       deps.recorder.changed(part);
     },
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),

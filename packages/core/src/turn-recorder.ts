@@ -26,19 +26,24 @@ export class TurnRecorder {
     return part;
   }
 
-  /** Reports a change made to a part of this message; `delta` is the text just appended, if any. */
+  /**
+   * Reports a change made to a part of this message; `delta` is the text just appended, if any.
+   * Listeners get a snapshot: parts replace their nested objects (state, time) rather than mutate
+   * them, so a shallow copy is enough and costs the same for a long text as for a short one.
+   */
   changed(part: Part, delta?: string): void {
     this.writer.part(part);
+    const snapshot = { ...part } as Part;
     this.emit(
       delta === undefined
-        ? { type: "message.part.updated", sessionID: part.sessionID, part }
-        : { type: "message.part.updated", sessionID: part.sessionID, part, delta },
+        ? { type: "message.part.updated", sessionID: part.sessionID, part: snapshot }
+        : { type: "message.part.updated", sessionID: part.sessionID, part: snapshot, delta },
     );
   }
 
   /** Reports a change made to the message itself. */
   messageChanged(): void {
     this.writer.message(this.message);
-    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: this.message });
+    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: structuredClone(this.message) });
   }
 }

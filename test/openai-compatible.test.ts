@@ -1,0 +1,95 @@
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "@lathe/core";
+import { finishChunks, startFakeOpenAI, textChunks, toolCallChunks, type FakeOpenAIServer } from "./openai-server.js";
+import { collect, echoTool } from "./helpers.js";
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function localModel(url: string) {
+  return createOpenAICompatible({ name: "local", baseURL: url, includeUsage: true })("local-model");
+}
+
+describe("a real provider package against a local server", () => {
+  it("streams text, runs a tool call whose arguments arrive in pieces, and answers", async () => {
+    server = await startFakeOpenAI([
+      { kind: "sse", chunks: [...textChunks("Checking."), ...toolCallChunks("call_1", "echo", { text: "hello world" }, 5), ...finishChunks("tool_calls")] },
+      { kind: "sse", chunks: [...textChunks("It said hello world."), ...finishChunks("stop", { prompt: 40, completion: 6, cached: 16 })] },
+    ]);
+    const log: string[] = [];
+    const agent = createAgent({
+      model: localModel(server.url),
+      tools: [echoTool(log)],
+      prices: { "local-model": { input: 1, output: 2, cache: { read: 0.5 } } },
+    });
+    const session = await agent.sessions.create();
+    const { events, result } = await collect(agent.prompt(session.id, "say hello"));
+    expect(result.info.error).toBeUndefined();
+    expect(log).toEqual(["hello world"]);
+    expect(result.info.providerID).toBe("local");
+    expect(result.info.finish).toBe("stop");
+    const text = result.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
+    expect(text).toEqual(["Checking.", "It said hello world."]);
+    // Tool input deltas streamed as the arguments arrived.
+    const inputDeltas = events.filter((e) => e.type === "message.part.updated" && e.part.type === "tool" && e.delta);
+    expect(inputDeltas.length).toBeGreaterThanOrEqual(3);
+    // Usage: step 1 20 in / 10 out; step 2 24 uncached + 16 cache read / 6 out.
+    expect(result.info.tokens).toEqual({ input: 44, output: 16, reasoning: 0, cache: { read: 16, write: 0 } });
+    expect(result.info.cost).toBeCloseTo((44 * 1 + 16 * 2 + 16 * 0.5) / 1e6, 12);
+    // The second request carried the tool result back in OpenAI's format.
+    const second = server.requests[1]!.messages as Array<Record<string, unknown>>;
+    expect(second.some((m) => m.role === "tool" && m.tool_call_id === "call_1" && String(m.content).includes("echo: hello world"))).toBe(true);
+    const stored = await agent.sessions.get(session.id);
+    expect(stored?.usage.tokens.input).toBe(44);
+  });
+
+  it("records an HTTP 400 as a provider error on the message", async () => {
+    server = await startFakeOpenAI([{ kind: "error", status: 400, body: { error: { message: "bad request: messages malformed", type: "invalid_request_error" } } }]);
+    const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { events, result } = await collect(agent.prompt(session.id, "hi"));
+    expect(result.info.error).toMatchObject({ name: "ProviderError", data: { statusCode: 400, isRetryable: false } });
+    expect(result.info.error?.message).toContain("bad request");
+    expect(events.some((e) => e.type === "session.error")).toBe(true);
+    expect(agent.isBusy(session.id)).toBe(false);
+  });
+
+  it("records an HTTP 500 as a retryable provider error", async () => {
+    server = await startFakeOpenAI([{ kind: "error", status: 500, body: { error: { message: "internal error" } } }]);
+    const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { result } = await collect(agent.prompt(session.id, "hi"));
+    expect(result.info.error).toMatchObject({ name: "ProviderError", data: { statusCode: 500, isRetryable: true } });
+  });
+
+  it("finishes cleanly when the stream ends without a finish", async () => {
+    server = await startFakeOpenAI([{ kind: "sse", chunks: textChunks("Partial ans"), cut: "end" }]);
+    const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { result } = await collect(agent.prompt(session.id, "hi"));
+    expect(result.info.time.completed).toBeGreaterThan(0);
+    expect(result.parts.some((p) => p.type === "text" && p.text.startsWith("Partial"))).toBe(true);
+    // The next prompt still works.
+    await server.close();
+    server = await startFakeOpenAI([{ kind: "sse", chunks: [...textChunks("ok"), ...finishChunks("stop")] }]);
+    const agent2 = createAgent({ model: localModel(server.url) });
+    const s2 = await agent2.sessions.create();
+    expect((await agent2.prompt(s2.id, "again")).info.finish).toBe("stop");
+  });
+
+  it("records an error when the connection drops mid-stream", async () => {
+    server = await startFakeOpenAI([{ kind: "sse", chunks: textChunks("Partial ans"), cut: "reset" }]);
+    const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { result } = await collect(agent.prompt(session.id, "hi"));
+    const text = result.parts.find((p) => p.type === "text");
+    expect(text).toMatchObject({ text: "Partial ans", time: { end: expect.any(Number) } });
+    expect(result.info.time.completed).toBeGreaterThan(0);
+    expect(result.info.error).toBeDefined();
+    expect(agent.isBusy(session.id)).toBe(false);
+  });
+});
