@@ -1,8 +1,21 @@
 /**
- * Lathe's storage contract and its adapters. The conformance suite that checks an adapter against the
- * contract is exported from `@lathe/storage/conformance`.
+ * Lathe's storage contract and its adapters: {@link MemoryStorage} (the default), {@link FileStorage}
+ * and {@link SqliteStorage}. The conformance suite that checks an adapter against the contract is
+ * exported from `@lathe/storage/conformance`.
  *
  * @module @lathe/storage
  */
-export type { Storage, WriteBatch, SessionQuery, SessionPage, Lease } from "./storage.js";
+export type { Storage, SessionQuery, SessionPage, Lease } from "./storage.js";
+export { WriteBatch, MessageKey, PartKey, validateBatch, type ValidBatch } from "./write-batch.js";
+export {
+  InvalidBatchError,
+  StorageVersionError,
+  CorruptRecordError,
+  StorageLockTimeoutError,
+  InvalidIdError,
+  type BatchIssue,
+} from "./errors.js";
+export { pendingMigrations, latestVersion, type Migration } from "./migrations.js";
+export { DEFAULT_PAGE_SIZE, pageLimit, matchesQuery } from "./session-query.js";
 export { MemoryStorage } from "./memory-storage.js";
+export { FileStorage, FILE_STORAGE_SCHEMA_VERSION } from "./file-storage.js";

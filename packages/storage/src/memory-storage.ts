@@ -1,13 +1,16 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
-import type { Lease, SessionPage, SessionQuery, Storage, WriteBatch } from "./storage.js";
+import { matchesQuery, pageLimit } from "./session-query.js";
+import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
+import { validateBatch, type WriteBatch } from "./write-batch.js";
 
 interface StoredMessage {
-  info: Message;
+  /** Undefined while only parts of the message have been written. */
+  info: Message | undefined;
   parts: Map<string, Part>;
 }
 
-// Values are cloned on the way in and out, so callers can never mutate what is stored — the same
-// isolation a real database gives, which keeps tests honest.
+// Values are copied on the way in (validation parses into fresh objects) and cloned on the way out,
+// so callers can never mutate what is stored — the same isolation a real database gives.
 const clone = <T>(value: T): T => structuredClone(value);
 
 const byKey = <T>(map: Map<string, T>): T[] =>
@@ -19,27 +22,14 @@ export class MemoryStorage implements Storage {
   private readonly messages = new Map<string, Map<string, StoredMessage>>();
   private readonly leases = new Map<string, Lease>();
 
-  async write(batch: WriteBatch): Promise<void> {
-    for (const session of batch.sessions ?? []) this.sessions.set(session.id, clone(session));
-    for (const message of batch.messages ?? []) {
-      const list = this.sessionMessages(message.sessionID);
-      const existing = list.get(message.id);
-      if (existing) existing.info = clone(message);
-      else list.set(message.id, { info: clone(message), parts: new Map() });
-    }
-    for (const part of batch.parts ?? []) {
-      const list = this.sessionMessages(part.sessionID);
-      let message = list.get(part.messageID);
-      if (!message) {
-        // A part may be written before its message in the same or an earlier batch only by a buggy
-        // caller; keep it reachable anyway rather than lose data.
-        message = { info: undefined as unknown as Message, parts: new Map() };
-        list.set(part.messageID, message);
-      }
-      message.parts.set(part.id, clone(part));
-    }
-    for (const { sessionID, messageID } of batch.removeMessages ?? []) this.messages.get(sessionID)?.delete(messageID);
-    for (const { sessionID, messageID, partID } of batch.removeParts ?? []) {
+  async write(input: WriteBatch): Promise<void> {
+    const batch = validateBatch(input);
+    for (const session of batch.sessions) this.sessions.set(session.id, session);
+    for (const message of batch.messages) this.message(message.sessionID, message.id).info = message;
+    // A part written before its message stays reachable once the message arrives.
+    for (const part of batch.parts) this.message(part.sessionID, part.messageID).parts.set(part.id, part);
+    for (const { sessionID, messageID } of batch.removeMessages) this.messages.get(sessionID)?.delete(messageID);
+    for (const { sessionID, messageID, partID } of batch.removeParts) {
       this.messages.get(sessionID)?.get(messageID)?.parts.delete(partID);
     }
   }
@@ -50,14 +40,12 @@ export class MemoryStorage implements Storage {
   }
 
   async listSessions(query: SessionQuery = {}): Promise<SessionPage> {
-    const limit = query.limit ?? 100;
-    const all = byKey(this.sessions).filter((s) =>
-      query.parentID !== undefined ? s.parentID === query.parentID : query.rootsOnly ? s.parentID === undefined : true,
-    );
-    const start = query.cursor === undefined ? all : all.filter((s) => s.id > query.cursor!);
-    const page = start.slice(0, limit).map(clone);
+    const limit = pageLimit(query);
+    const after = query.cursor;
+    const matching = byKey(this.sessions).filter((s) => matchesQuery(s, query) && (after === undefined || s.id > after));
+    const page = matching.slice(0, limit).map(clone);
     const last = page[page.length - 1];
-    return start.length > limit && last ? { sessions: page, cursor: last.id } : { sessions: page };
+    return matching.length > limit && last ? { sessions: page, cursor: last.id } : { sessions: page };
   }
 
   async removeSession(sessionID: string): Promise<void> {
@@ -74,9 +62,9 @@ export class MemoryStorage implements Storage {
   async listMessages(sessionID: string): Promise<MessageWithParts[]> {
     const list = this.messages.get(sessionID);
     if (!list) return [];
-    return byKey(list)
-      .filter((m) => m.info !== undefined)
-      .map((m) => ({ info: clone(m.info), parts: byKey(m.parts).map(clone) }));
+    const result: MessageWithParts[] = [];
+    for (const { info, parts } of byKey(list)) if (info) result.push({ info: clone(info), parts: byKey(parts).map(clone) });
+    return result;
   }
 
   async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
@@ -101,12 +89,17 @@ export class MemoryStorage implements Storage {
 
   async close(): Promise<void> {}
 
-  private sessionMessages(sessionID: string): Map<string, StoredMessage> {
+  private message(sessionID: string, messageID: string): StoredMessage {
     let list = this.messages.get(sessionID);
     if (!list) {
       list = new Map();
       this.messages.set(sessionID, list);
     }
-    return list;
+    let message = list.get(messageID);
+    if (!message) {
+      message = { info: undefined, parts: new Map() };
+      list.set(messageID, message);
+    }
+    return message;
   }
 }

@@ -1,18 +1,5 @@
-import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
-
-/** Writes applied together: an adapter stores all of a batch or none of it (one transaction, where it has them). */
-export interface WriteBatch {
-  /** Sessions to insert or replace. */
-  sessions?: Session[];
-  /** Messages to insert or replace. */
-  messages?: Message[];
-  /** Parts to insert or replace (each names its session and message). */
-  parts?: Part[];
-  /** Messages to remove, with their parts. */
-  removeMessages?: Array<{ sessionID: string; messageID: string }>;
-  /** Parts to remove. */
-  removeParts?: Array<{ sessionID: string; messageID: string; partID: string }>;
-}
+import type { MessageWithParts, Session } from "@lathe/message";
+import type { WriteBatch } from "./write-batch.js";
 
 /** Which sessions {@link Storage.listSessions} returns. */
 export interface SessionQuery {
@@ -38,7 +25,7 @@ export interface Lease {
   sessionID: string;
   /** Who holds it: unique per process and agent. */
   owner: string;
-  /** When it lapses unless renewed (ms since epoch). */
+  /** When it lapses unless renewed (ms since epoch, by the clock of whatever keeps the lease). */
   expiresAt: number;
 }
 
@@ -51,15 +38,23 @@ export interface Lease {
  * an adapter against this contract.
  */
 export interface Storage {
-  /** Applies a batch of writes atomically. */
+  /**
+   * Applies a batch of writes atomically: upserts (sessions, then messages, then parts) before
+   * removals. Every record is validated first ({@link validateBatch}); an invalid batch rejects
+   * with {@link InvalidBatchError} and stores nothing.
+   */
   write(batch: WriteBatch): Promise<void>;
   /** A session, or undefined when there is none with that id. */
   getSession(sessionID: string): Promise<Session | undefined>;
   /** Sessions in id order, a page at a time. */
   listSessions(query?: SessionQuery): Promise<SessionPage>;
-  /** Removes a session with all its messages, parts and its lease. Removing a missing session is not an error. */
+  /**
+   * Removes a session with all it owns: its messages, their parts, and its lease. Child sessions
+   * (subagent sessions, forks) are sessions of their own and stay; list them with `parentID` to
+   * remove them too. Removing a missing session is not an error.
+   */
   removeSession(sessionID: string): Promise<void>;
-  /** One message with its parts. */
+  /** One message with its parts (in id order), or undefined when there is none. */
   getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined>;
   /** All messages of a session with their parts, messages and parts each in id order. */
   listMessages(sessionID: string): Promise<MessageWithParts[]>;
@@ -72,6 +67,11 @@ export interface Storage {
   renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined>;
   /** Gives a lease back. Releasing a lease one does not hold is a no-op. */
   releaseLease(sessionID: string, owner: string): Promise<void>;
-  /** Releases resources (connections, file handles). */
+  /**
+   * The version of the stored layout, for adapters that persist data and migrate it forward on
+   * open. Adapters that keep nothing (memory) may leave it out.
+   */
+  schemaVersion?(): Promise<number>;
+  /** Releases resources (connections, file handles). Calling it again does nothing. */
   close(): Promise<void>;
 }
