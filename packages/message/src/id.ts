@@ -14,22 +14,32 @@ export type IdKind = keyof typeof ID_PREFIXES;
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 14;
-// 12 bits of counter under the millisecond: 4,096 ids per millisecond before we borrow the next one.
-const COUNTER_BITS = 4096;
+// A 12-bit counter under the millisecond: 4,096 ids per millisecond before we borrow the next one.
+const COUNTER_LIMIT = 4096;
 
 /**
- * Generates sortable, ascending ids: `<prefix>_<13 hex digits of time×4096+counter><14 random base62>`.
+ * Generates sortable, ascending ids: `<prefix>_<12 hex digits of ms><3 hex digits of counter><14 random base62>`.
  * Ids made by one generator compare (as strings) in creation order, even within one millisecond and
  * even when the clock steps back, because the time part never decreases.
  */
 export class IdGenerator {
-  private last = 0;
+  private lastTime = 0;
+  private counter = 0;
 
   /** A new id of the given kind. */
   next(kind: IdKind): string {
-    const value = Math.max(Date.now() * COUNTER_BITS, this.last + 1);
-    this.last = value;
-    return `${ID_PREFIXES[kind]}_${value.toString(16).padStart(13, "0")}${randomSuffix()}`;
+    const now = Date.now();
+    if (now > this.lastTime) {
+      this.lastTime = now;
+      this.counter = 0;
+    } else if (++this.counter >= COUNTER_LIMIT) {
+      // Same millisecond (or the clock stepped back): borrow the next millisecond.
+      this.lastTime++;
+      this.counter = 0;
+    }
+    const time = this.lastTime.toString(16).padStart(12, "0");
+    const counter = this.counter.toString(16).padStart(3, "0");
+    return `${ID_PREFIXES[kind]}_${time}${counter}${randomSuffix()}`;
   }
 }
 
@@ -52,6 +62,6 @@ export function createId(kind: IdKind): string {
 
 /** The creation time (ms since epoch) encoded in an id made by {@link createId}. */
 export function idTimestamp(id: string): number {
-  const hex = id.slice(id.indexOf("_") + 1, id.indexOf("_") + 14);
-  return Math.floor(parseInt(hex, 16) / COUNTER_BITS);
+  const start = id.indexOf("_") + 1;
+  return parseInt(id.slice(start, start + 12), 16);
 }
