@@ -1,0 +1,94 @@
+// Loop overhead: a 200-step session (each step 100 text deltas + one no-op tool call) with a
+// zero-delay mock model and memory storage. Lathe's time ÷ a hand-written minimal streamText loop
+// making the same calls, measured in the same run; plus events per second delivered to a listener.
+import { streamText, tool, type ModelMessage } from "ai";
+import { z } from "zod";
+import { createAgent } from "@lathe/core";
+import { mockModel, type MockTurn } from "@lathe/mock";
+import { defineTool } from "@lathe/tools";
+import { medianMs, report } from "./lib/report.ts";
+
+const STEPS = 200;
+const DELTAS = 100;
+const CHUNK = 4;
+
+function script(): MockTurn[] {
+  const turns: MockTurn[] = [];
+  for (let i = 0; i < STEPS; i++) {
+    turns.push({ text: "abcd".repeat(DELTAS), toolCalls: [{ name: "noop", input: { step: i } }], usage: { input: 100, output: 50 } });
+  }
+  turns.push({ text: "done", usage: { input: 100, output: 1 } });
+  return turns;
+}
+
+async function baseline(): Promise<void> {
+  const model = mockModel(script(), { chunkSize: CHUNK });
+  const tools = { noop: tool({ description: "does nothing", inputSchema: z.object({ step: z.number() }) }) };
+  const messages: ModelMessage[] = [{ role: "user", content: "go" }];
+  for (;;) {
+    const result = streamText({ model, instructions: "You are a test.", messages, tools, maxRetries: 0 });
+    const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
+    let text = "";
+    for await (const part of result.stream) {
+      if (part.type === "text-delta") text += part.text;
+      else if (part.type === "tool-call") calls.push(part);
+    }
+    messages.push({
+      role: "assistant",
+      content: [
+        { type: "text", text },
+        ...calls.map((c) => ({ type: "tool-call" as const, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input })),
+      ],
+    });
+    if (calls.length === 0) break;
+    messages.push({
+      role: "tool",
+      content: calls.map((c) => ({ type: "tool-result" as const, toolCallId: c.toolCallId, toolName: c.toolName, output: { type: "text" as const, value: "ok" } })),
+    });
+  }
+}
+
+let events = 0;
+async function lathe(): Promise<void> {
+  const noop = defineTool({
+    name: "noop",
+    description: "does nothing",
+    parameters: z.object({ step: z.number() }),
+    readOnly: true,
+    async execute() {
+      return { title: "noop", output: "ok" };
+    },
+  });
+  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test." });
+  agent.on("*", () => {
+    events++;
+  });
+  const session = await agent.sessions.create();
+  const { info } = await agent.prompt(session.id, "go");
+  if (info.finish !== "stop") throw new Error(`unexpected finish ${info.finish}: ${JSON.stringify(info.error)}`);
+  await agent.close();
+}
+
+const baseMs = await medianMs(baseline, 5, 1);
+events = 0;
+const start = performance.now();
+await lathe();
+const oneRunMs = performance.now() - start;
+const eventsPerRun = events;
+const latheMs = await medianMs(lathe, 5, 1);
+
+report(import.meta.url, [
+  {
+    name: `${STEPS}-step session, ${DELTAS} deltas + 1 tool call per step`,
+    value: latheMs,
+    baseline: "minimal streamText loop",
+    baselineValue: baseMs,
+    target: "≤ 1.15×",
+  },
+  {
+    name: "events delivered to a listener",
+    value: Math.round(eventsPerRun / (oneRunMs / 1000)),
+    unit: "events/s",
+    note: `${eventsPerRun} events per run`,
+  },
+]);
