@@ -1,0 +1,110 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { compileGlob } from "./glob-pattern.js";
+import { compileSearchRegex } from "./search-regex.js";
+import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
+import { walkFiles } from "./walk.js";
+
+/** Where and how to search: the ripgrep binary (or none, for the pure-Node search) and an abort signal. */
+export interface SearchBackend {
+  rg: string | undefined;
+  signal?: AbortSignal;
+}
+
+/** One matching line. */
+export interface LineMatch {
+  /** `/`-separated, relative to the search root. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  text: string;
+}
+
+// How many files the pure-Node search reads at once.
+const READ_CONCURRENCY = 32;
+
+/**
+ * Lists the files below `root` (see {@link walkFiles} for what is skipped) whose path relative to
+ * `root` matches `glob` (ripgrep's `--glob` meaning), handing each to `onFile` as it is found.
+ */
+export async function listFiles(root: string, glob: string | undefined, backend: SearchBackend, onFile: (relative: string) => void): Promise<void> {
+  // The glob is matched here rather than given to ripgrep, whose --glob overrides .gitignore.
+  const matches = glob ? compileGlob(glob) : () => true;
+  if (backend.rg) {
+    const args = ["--files", ...RIPGREP_WALK_FLAGS, "--glob", "!.git"];
+    return runRipgrep(backend.rg, args, root, (line) => line && matches(line) && onFile(line), backend.signal);
+  }
+  for await (const file of walkFiles(root, backend.signal)) {
+    if (matches(file.relative)) onFile(file.relative);
+  }
+}
+
+/**
+ * Finds the lines matching the regex `pattern` in the text files below `root` (binary files skipped),
+ * optionally only in files matching the `include` glob, or only in the one file `file` (relative to
+ * `root`). ripgrep gets the pattern as is; the pure-Node
+ * search compiles it with {@link compileSearchRegex}.
+ */
+export async function searchLines(
+  root: string,
+  query: { pattern: string; include?: string; file?: string },
+  backend: SearchBackend,
+  onMatch: (match: LineMatch) => void,
+): Promise<void> {
+  // As in listFiles, `include` is matched here: ripgrep's --glob would override .gitignore.
+  const include = query.include && !query.file ? compileGlob(query.include) : () => true;
+  if (backend.rg) {
+    const args = [
+      "--null",
+      "--line-number",
+      "--with-filename",
+      "--no-heading",
+      ...RIPGREP_WALK_FLAGS,
+      "--glob",
+      "!.git",
+      "--regexp",
+      query.pattern,
+      ...(query.file ? ["--", query.file] : []),
+    ];
+    return runRipgrep(
+      backend.rg,
+      args,
+      root,
+      (line) => {
+        const nul = line.indexOf("\0");
+        const colon = line.indexOf(":", nul + 1);
+        if (nul <= 0 || colon === -1) return;
+        const file = line.slice(0, nul);
+        if (!include(file)) return;
+        const text = line.slice(colon + 1);
+        onMatch({ file, line: Number(line.slice(nul + 1, colon)), text: text.endsWith("\r") ? text.slice(0, -1) : text });
+      },
+      backend.signal,
+    );
+  }
+  const regex = compileSearchRegex(query.pattern);
+  if (query.file) return searchFile(path.join(root, query.file), query.file, regex, onMatch);
+  const inFlight = new Set<Promise<void>>();
+  for await (const file of walkFiles(root, backend.signal)) {
+    if (!include(file.relative)) continue;
+    const task = searchFile(file.absolute, file.relative, regex, onMatch).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    if (inFlight.size >= READ_CONCURRENCY) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+}
+
+async function searchFile(absolute: string, relative: string, regex: RegExp, onMatch: (match: LineMatch) => void): Promise<void> {
+  const bytes = await readFile(absolute).catch(() => undefined);
+  // A NUL byte marks a binary file, which ripgrep skips too.
+  if (!bytes || bytes.includes(0)) return;
+  const text = bytes.toString("utf8");
+  // One test over the whole text rules out most files; only those that may match are split into lines.
+  if (!regex.test(text)) return;
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((line, i) => {
+    const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (regex.test(clean)) onMatch({ file: relative, line: i + 1, text: clean });
+  });
+}

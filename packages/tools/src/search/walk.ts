@@ -1,0 +1,48 @@
+import { opendir } from "node:fs/promises";
+import path from "node:path";
+import { IgnoreRules } from "./ignore-rules.js";
+
+/** A file found by {@link walkFiles}. */
+export interface WalkedFile {
+  absolute: string;
+  /** `/`-separated, relative to the walk's root. */
+  relative: string;
+}
+
+/**
+ * Walks the files below `root` the way `rg --files --hidden` does: hidden files included, `.git`
+ * folders skipped, `.gitignore` / `.ignore` / `.rgignore` rules respected (also those of parent folders
+ * up to the repository root), symbolic links not followed. Yields files as it finds them, holding only
+ * the folders still to visit, so a large tree is never loaded into memory.
+ */
+export async function* walkFiles(root: string, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
+  const stack: Array<{ dir: string; relative: string; rules: IgnoreRules }> = [
+    { dir: root, relative: "", rules: await IgnoreRules.at(root) },
+  ];
+  while (stack.length) {
+    signal?.throwIfAborted();
+    const { dir, relative, rules: parentRules } = stack.pop()!;
+    const entries: Array<{ name: string; isDir: boolean; isFile: boolean }> = [];
+    try {
+      for await (const entry of await opendir(dir, { bufferSize: 256 })) {
+        entries.push({ name: entry.name, isDir: entry.isDirectory(), isFile: entry.isFile() });
+      }
+    } catch {
+      continue; // unreadable folder: skipped, as ripgrep does with --no-messages
+    }
+    // The root's own ignore files are already part of `IgnoreRules.at(root)`.
+    const rules = relative === "" ? parentRules : await parentRules.descend(dir, new Set(entries.map((e) => e.name)));
+    const subdirs: typeof stack = [];
+    for (const entry of entries) {
+      if (!entry.isDir && !entry.isFile) continue; // links, sockets, devices
+      if (entry.isDir && entry.name === ".git") continue;
+      const absolute = path.join(dir, entry.name);
+      if (rules.ignores(absolute, entry.isDir)) continue;
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isDir) subdirs.push({ dir: absolute, relative: rel, rules });
+      else yield { absolute, relative: rel };
+    }
+    // Reversed so that folders are visited in the order they were read.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+  }
+}
