@@ -32,7 +32,7 @@ describe("stopping cleanly", () => {
       description: "Waits until aborted.",
       parameters: z.object({}),
       execute: (_args, ctx) =>
-        new Promise((_resolve, reject) => {
+        new Promise<never>((_resolve, reject) => {
           ctx.abort.addEventListener("abort", () => {
             sawAbort = true;
             reject(new Error("stopped"));

@@ -20,11 +20,12 @@ export type PermissionRequest = StoredPermissionRequest;
  */
 export type PermissionReply = "once" | "always" | "reject" | { reject: string };
 
-/** Answers approval requests inline. Without it, requests wait for {@link Agent.permissions}`.reply()`. */
-export type ApproveFn = (
-  request: PermissionRequest,
-  context: { signal: AbortSignal },
-) => PermissionReply | Promise<PermissionReply>;
+/**
+ * Answers approval requests inline; `signal` fires when the run no longer needs the answer (aborted).
+ * An async function, so that `async () => "once"` type-checks without a cast (a sync-or-async union
+ * return type would widen the literal to `string`).
+ */
+export type ApproveFn = (request: PermissionRequest, context: { signal: AbortSignal }) => Promise<PermissionReply>;
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
