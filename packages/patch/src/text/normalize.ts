@@ -1,0 +1,41 @@
+// Normalisations used by the fuzzy passes. Each maps text a model may have garbled to a canonical
+// form; comparisons happen between canonical forms, replacements always use the file's own text.
+
+// Typographic characters models and editors swap for ASCII ones (and back).
+const PUNCTUATION: Record<string, string> = {
+  "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+  "\u2018": "'", "\u2019": "'", "\u201A": "'", "\u201B": "'", "\u2032": "'",
+  "\u201C": '"', "\u201D": '"', "\u201E": '"', "\u201F": '"', "\u2033": '"',
+  "\u00A0": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ",
+  "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u202F": " ", "\u205F": " ", "\u3000": " ",
+  "\u2026": "...",
+};
+const PUNCTUATION_RE = /[\u2010-\u2015\u2212\u2018-\u201F\u2032\u2033\u00A0\u2002-\u200A\u202F\u205F\u3000\u2026]/g;
+
+/** Folds curly quotes, dashes, ellipsis and non-breaking/odd spaces to their ASCII forms. */
+export function foldPunctuation(text: string): string {
+  return text.replace(PUNCTUATION_RE, (c) => PUNCTUATION[c] ?? c);
+}
+
+/** Canonical Unicode form: punctuation folded, then NFC (so composed and decomposed accents compare equal). */
+export function canonicalUnicode(text: string): string {
+  return foldPunctuation(text).normalize("NFC");
+}
+
+/** Trims and collapses every run of whitespace to one space. */
+export function collapseWhitespace(text: string): string {
+  return text.trim().replace(/\s+/g, " ");
+}
+
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", "'": "'", '"': '"', "`": "`", "\\": "\\", $: "$", "\n": "\n" };
+
+/** Undoes one level of string escaping (`\n`, `\t`, `\"`, `\\`…), as when a model double-escapes its input. */
+export function unescapeText(text: string): string {
+  return text.replace(/\\(n|t|r|'|"|`|\\|\$|\n)/g, (_, c: string) => ESCAPES[c] ?? c);
+}
+
+/** Width of a line's leading whitespace in characters. */
+export function indentOf(line: string): string {
+  const m = /^[ \t]*/.exec(line);
+  return m ? m[0] : "";
+}
