@@ -19,3 +19,4 @@ export { pendingMigrations, latestVersion, type Migration } from "./migrations.j
 export { DEFAULT_PAGE_SIZE, pageLimit, matchesQuery } from "./session-query.js";
 export { MemoryStorage } from "./memory-storage.js";
 export { FileStorage, FILE_STORAGE_SCHEMA_VERSION } from "./file-storage.js";
+export { SqliteStorage, SQLITE_STORAGE_SCHEMA_VERSION, type SqliteStorageOptions } from "./sqlite-storage.js";

@@ -1,0 +1,211 @@
+import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { latestVersion, type Migration } from "./migrations.js";
+import { pageLimit } from "./session-query.js";
+import { immediateTransaction, migrateSqlite } from "./sqlite-migrations.js";
+import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
+import { validateBatch, type WriteBatch } from "./write-batch.js";
+
+/** The schema, one step per version. Records are JSON text; the columns beside it are for lookups. */
+const MIGRATIONS: Array<Migration<DatabaseSync>> = [
+  {
+    version: 1,
+    description: "session, message, part and lease tables",
+    up(db) {
+      db.exec(`
+        CREATE TABLE session (id TEXT PRIMARY KEY, parent_id TEXT, data TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX session_parent ON session (parent_id, id);
+        CREATE TABLE message (
+          session_id TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,
+          PRIMARY KEY (session_id, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE part (
+          session_id TEXT NOT NULL, message_id TEXT NOT NULL, id TEXT NOT NULL, data TEXT NOT NULL,
+          PRIMARY KEY (session_id, message_id, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE lease (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+      `);
+    },
+  },
+];
+
+/** The schema version {@link SqliteStorage} writes, kept in the `schema_version` table. */
+export const SQLITE_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
+
+/** Options of {@link SqliteStorage}. */
+export interface SqliteStorageOptions {
+  /** How long a statement waits for another process's write lock before failing; default 5,000 ms. */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite's `synchronous` setting. `"normal"` (default): in WAL mode a process crash never loses a
+   * committed batch; a power loss may lose the last few but never corrupts. `"full"`: fsync on every
+   * commit, so not even a power loss loses a committed batch.
+   */
+  synchronous?: "normal" | "full";
+}
+
+// node:sqlite is loaded on first use, so importing @lathe/storage for its other adapters neither
+// pays for it nor prints its experimental warning.
+const loadSqlite = () => createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite");
+
+/**
+ * Keeps sessions in one SQLite file with Node's built-in `node:sqlite` (no native addon): WAL
+ * journal, a busy timeout, cached prepared statements, one transaction per `write` batch. Records are
+ * stored as JSON; parts are keyed by (session, message, id), so a session loads in one index scan.
+ * The lease is a row with an expiry, taken in a `BEGIN IMMEDIATE` transaction, so processes sharing
+ * the file exclude each other. Opening the file creates or migrates its schema.
+ */
+export class SqliteStorage implements Storage {
+  /** The database file (absolute), or `:memory:`. */
+  readonly path: string;
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly version: number;
+  private closed = false;
+
+  /** Opens (creating or migrating it) the database at `path`; `":memory:"` for a private one. */
+  constructor(path: string, options: SqliteStorageOptions = {}) {
+    this.path = path === ":memory:" ? path : resolve(path);
+    const { DatabaseSync } = loadSqlite();
+    this.db = new DatabaseSync(this.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    try {
+      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"};`);
+      this.version = migrateSqlite(this.db, this.path, MIGRATIONS);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  async schemaVersion(): Promise<number> {
+    return this.version;
+  }
+
+  async write(input: WriteBatch): Promise<void> {
+    const batch = validateBatch(input);
+    immediateTransaction(this.db, () => {
+      const putPart = this.sql("INSERT OR REPLACE INTO part (session_id, message_id, id, data) VALUES (?, ?, ?, ?)");
+      for (const p of batch.parts) putPart.run(p.sessionID, p.messageID, p.id, JSON.stringify(p));
+      const putMessage = this.sql("INSERT OR REPLACE INTO message (session_id, id, data) VALUES (?, ?, ?)");
+      for (const m of batch.messages) putMessage.run(m.sessionID, m.id, JSON.stringify(m));
+      const putSession = this.sql("INSERT OR REPLACE INTO session (id, parent_id, data) VALUES (?, ?, ?)");
+      for (const s of batch.sessions) putSession.run(s.id, s.parentID ?? null, JSON.stringify(s));
+      for (const { sessionID, messageID } of batch.removeMessages) {
+        this.sql("DELETE FROM part WHERE session_id = ? AND message_id = ?").run(sessionID, messageID);
+        this.sql("DELETE FROM message WHERE session_id = ? AND id = ?").run(sessionID, messageID);
+      }
+      const removePart = this.sql("DELETE FROM part WHERE session_id = ? AND message_id = ? AND id = ?");
+      for (const { sessionID, messageID, partID } of batch.removeParts) removePart.run(sessionID, messageID, partID);
+    });
+  }
+
+  async getSession(sessionID: string): Promise<Session | undefined> {
+    const row = this.sql("SELECT data FROM session WHERE id = ?").get(sessionID) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as Session) : undefined;
+  }
+
+  async listSessions(query: SessionQuery = {}): Promise<SessionPage> {
+    const limit = pageLimit(query);
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    if (query.parentID !== undefined) {
+      where.push("parent_id = ?");
+      params.push(query.parentID);
+    } else if (query.rootsOnly) where.push("parent_id IS NULL");
+    if (query.cursor !== undefined) {
+      where.push("id > ?");
+      params.push(query.cursor);
+    }
+    const sql = `SELECT data FROM session ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT ?`;
+    const rows = this.sql(sql).all(...params, limit + 1) as Array<{ data: string }>;
+    const sessions = rows.slice(0, limit).map((r) => JSON.parse(r.data) as Session);
+    const last = sessions[sessions.length - 1];
+    return rows.length > limit && last ? { sessions, cursor: last.id } : { sessions };
+  }
+
+  async removeSession(sessionID: string): Promise<void> {
+    immediateTransaction(this.db, () => {
+      for (const table of ["part", "message", "lease"]) this.sql(`DELETE FROM ${table} WHERE session_id = ?`).run(sessionID);
+      this.sql("DELETE FROM session WHERE id = ?").run(sessionID);
+    });
+  }
+
+  async getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
+    return this.snapshot(() => {
+      const row = this.sql("SELECT data FROM message WHERE session_id = ? AND id = ?").get(sessionID, messageID) as
+        | { data: string }
+        | undefined;
+      if (!row) return undefined;
+      const parts = this.sql(
+        "SELECT '[' || group_concat(data, ',' ORDER BY id) || ']' AS list FROM part WHERE session_id = ? AND message_id = ?",
+      ).get(sessionID, messageID) as { list: string | null };
+      return { info: JSON.parse(row.data) as Message, parts: parts.list ? (JSON.parse(parts.list) as Part[]) : [] };
+    });
+  }
+
+  async listMessages(sessionID: string): Promise<MessageWithParts[]> {
+    return this.snapshot(() => {
+      const messages = this.sql("SELECT data FROM message WHERE session_id = ? ORDER BY id").all(sessionID) as Array<{ data: string }>;
+      if (messages.length === 0) return [];
+      // One string and one JSON.parse for all parts: far cheaper than a row object and a parse each.
+      const row = this.sql(
+        "SELECT '[' || group_concat(data, ',' ORDER BY message_id, id) || ']' AS list FROM part WHERE session_id = ?",
+      ).get(sessionID) as { list: string | null };
+      const result = messages.map((m) => ({ info: JSON.parse(m.data) as Message, parts: [] as Part[] }));
+      const byId = new Map(result.map((m) => [m.info.id, m.parts]));
+      for (const part of row.list ? (JSON.parse(row.list) as Part[]) : []) byId.get(part.messageID)?.push(part);
+      return result;
+    });
+  }
+
+  async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return immediateTransaction(this.db, () => {
+      const now = Date.now();
+      const taken = this.sql(
+        `INSERT INTO lease (session_id, owner, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE lease.owner = excluded.owner OR lease.expires_at <= ?`,
+      ).run(sessionID, owner, now + ttlMs, now);
+      return Number(taken.changes) === 1 ? { sessionID, owner, expiresAt: now + ttlMs } : undefined;
+    });
+  }
+
+  async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    const expiresAt = Date.now() + ttlMs;
+    const renewed = this.sql("UPDATE lease SET expires_at = ? WHERE session_id = ? AND owner = ?").run(expiresAt, sessionID, owner);
+    return Number(renewed.changes) === 1 ? { sessionID, owner, expiresAt } : undefined;
+  }
+
+  async releaseLease(sessionID: string, owner: string): Promise<void> {
+    this.sql("DELETE FROM lease WHERE session_id = ? AND owner = ?").run(sessionID, owner);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.statements.clear();
+    this.db.close();
+  }
+
+  /** A prepared statement, prepared once per text. */
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Runs reads in one read transaction, so another process's commit cannot fall between them. */
+  private snapshot<T>(fn: () => T): T {
+    this.db.exec("BEGIN");
+    try {
+      return fn();
+    } finally {
+      this.db.exec("COMMIT");
+    }
+  }
+}
