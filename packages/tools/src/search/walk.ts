@@ -1,4 +1,4 @@
-import { opendir } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { IgnoreRules } from "./ignore-rules.js";
 
@@ -22,11 +22,9 @@ export async function* walkFiles(root: string, signal?: AbortSignal): AsyncGener
   while (stack.length) {
     signal?.throwIfAborted();
     const { dir, relative, rules: parentRules } = stack.pop()!;
-    const entries: Array<{ name: string; isDir: boolean; isFile: boolean }> = [];
+    let entries: Array<{ name: string; isDir: boolean; isFile: boolean }>;
     try {
-      for await (const entry of await opendir(dir, { bufferSize: 256 })) {
-        entries.push({ name: entry.name, isDir: entry.isDirectory(), isFile: entry.isFile() });
-      }
+      entries = (await readdir(dir, { withFileTypes: true })).map((entry) => ({ name: entry.name, isDir: entry.isDirectory(), isFile: entry.isFile() }));
     } catch {
       continue; // unreadable folder: skipped, as ripgrep does with --no-messages
     }
