@@ -4,6 +4,7 @@ import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from
 import type { Tool } from "@lathe/tools";
 import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
+import { forkHistory } from "./fork.js";
 import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
 import { ApproveCallbackGate } from "./permission-gate.js";
@@ -32,6 +33,12 @@ export interface SessionsApi {
   remove(sessionID: string): Promise<void>;
   /** Messages of a session with their parts. */
   messages(sessionID: string): ReturnType<Storage["listMessages"]>;
+  /**
+   * Starts a new session from a copy of this one's history: every message up to and including
+   * `messageID` (the whole history when absent), with new ids; the new session's `parentID` is the
+   * source. The source must not be running a prompt ({@link SessionBusyError}).
+   */
+  fork(sessionID: string, options?: { messageID?: string }): Promise<Session>;
 }
 
 /**
@@ -203,6 +210,24 @@ export class Agent {
         this.emit({ type: "session.deleted", sessionID, session });
       },
       messages: (sessionID) => rt.storage.listMessages(sessionID),
+      fork: async (sessionID, options = {}) => {
+        this.assertOpen();
+        if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+        const source = await rt.storage.getSession(sessionID);
+        if (!source) throw new SessionNotFoundError(sessionID);
+        const history = await rt.storage.listMessages(sessionID);
+        if (options.messageID !== undefined && !history.some((m) => m.info.id === options.messageID)) {
+          throw new InvalidInputError(`Message ${options.messageID} is not in session ${sessionID}.`);
+        }
+        const { session, messages } = forkHistory(source, history, options.messageID);
+        await rt.storage.write({
+          sessions: [session],
+          messages: messages.map((m) => m.info),
+          parts: messages.flatMap((m) => m.parts),
+        });
+        this.emit({ type: "session.created", sessionID: session.id, session });
+        return session;
+      },
     };
   }
 }
