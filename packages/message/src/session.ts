@@ -19,6 +19,8 @@ export const StoredPermissionRequest = z.object({
   always: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
   tool: z.object({ messageID: z.string(), callID: z.string() }).optional(),
+  /** True when a shell command could not be analysed safely and is asked as a whole. */
+  opaque: z.boolean().optional(),
   time: z.object({ created: z.number() }),
 });
 /** An approval request stored with its session. */
