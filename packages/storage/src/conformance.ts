@@ -581,3 +581,6 @@ export function runStorageConformance(name: string, options: StorageConformanceO
     }
   });
 }
+
+export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
+export { raceForLeases, leaseOutlivesKilledHolder } from "./lease-race.js";
