@@ -5,7 +5,7 @@
 import { ReplaceError } from "../errors.js";
 import { BOM, dominantEol, stripBom } from "../text/lines.js";
 import { findNearMiss } from "../text/near-miss.js";
-import { unescapeText } from "../text/normalize.js";
+import { indentOf, unescapeText } from "../text/normalize.js";
 import { type Candidate, MatchContext, type MatcherName, type Search } from "./candidate.js";
 import { MATCHERS } from "./matchers/index.js";
 import { applyIndentFix, inferIndentFix } from "./reindent.js";
@@ -107,9 +107,15 @@ export function replace(content: string, oldString: string, newString: string, o
   throw new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found", ...(nearMiss ? { nearMiss } : {}) });
 }
 
-/** The replacement with the candidate's indentation correction applied (whole-line matches only). */
+/**
+ * The replacement with the candidate's indentation correction applied (whole-line matches only), when
+ * the replacement was written with the same indentation as the search; a replacement that already
+ * uses the file's indentation is left as it is.
+ */
 function fixIndent(c: Candidate, replacement: string, ctx: MatchContext): string {
   if (!c.pairs) return replacement;
+  const firstIndent = (lines: readonly string[]): string => indentOf(lines.find((l) => l.trim() !== "") ?? "");
+  if (firstIndent(replacement.split("\n")) !== firstIndent(ctx.search.lines)) return replacement;
   const fix = inferIndentFix(c.pairs.map(([k, i]) => [ctx.search.lines[k] ?? "", ctx.view.lines[i] ?? ""] as const));
   return fix ? applyIndentFix(replacement, fix) : replacement;
 }

@@ -1,17 +1,19 @@
 // Thresholds of the fuzzy edit matchers, chosen on the edit-accuracy corpus
-// (src/replace/corpus/*.json, run by corpus.test.ts). Every value is the loosest one at which the
-// corpus still has no wrong replacement: the "trap" cases (a search that resembles two blocks, or a
-// block whose middle has really changed) must be refused, the "typo" cases must still apply.
-// OpenCode accepts any single anchor-matched block (similarity threshold 0.0); these do not.
+// (corpus/edit-corpus.ts, run by corpus/corpus.test.ts). Line similarities measured on it (whitespace
+// collapsed, 1 − Levenshtein ÷ longer length): typos and changed literals 0.92–0.95 ("conect" →
+// 0.95, "attempts = 4" vs "= 3" → 0.92); lines rewritten since the model read them 0.09–0.42; a
+// changed argument ("audit(action, user)" vs "audit('create', user)") 0.68. The values sit between
+// the two groups: typo cases apply, stale cases are refused, and a search close to two blocks finds
+// both and is refused as ambiguous. OpenCode accepts any single anchor-matched block (threshold 0.0).
 
 /**
  * block-anchored: first and last lines match (trimmed); the middle's non-blank lines are compared one
  * for one (blank lines are ignored, so a missing or extra blank line does not count). The average of
  * the per-line similarities must reach this. 0.85 accepts a typo or two per line and refuses a line
- * that was rewritten (corpus: "block-anchored typo" passes at ≈0.95, "stale middle" traps score 0.6-0.8).
+ * that was rewritten (corpus: "typo in one middle line" ≈0.98 average; stale middles average < 0.5).
  */
 export const BLOCK_MIN_AVERAGE = 0.85;
-/** block-anchored: and no single middle line may be less alike than this (a rewritten line scores < 0.6). */
+/** block-anchored: and no single middle line may be less alike than this (a rewritten line scores ≤ 0.68 on the corpus). */
 export const BLOCK_MIN_LINE = 0.7;
 /** block-anchored: the candidate may span this many more or fewer lines than the search (blank lines only). */
 export const BLOCK_MAX_BLANK_DRIFT = 3;
