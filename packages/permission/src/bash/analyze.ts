@@ -350,7 +350,7 @@ class Walker {
         // --target-directory=/x and friends carry a path after "=".
         const eq = arg.value?.indexOf("=") ?? -1;
         const after = eq >= 0 ? arg.value!.slice(eq + 1) : "";
-        if (/^[/~.]/.test(after)) this.#touch(after, cwds, false);
+        if (/^[/~.]/.test(after)) this.#touch(after, cwds, /dir/i.test(arg.value!.slice(0, eq)));
         continue;
       }
       operands++;

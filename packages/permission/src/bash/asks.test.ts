@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { fromConfig } from "../config.js";
+import { DeniedError } from "../errors.js";
+import { PermissionService } from "../service.js";
+import { analyzeCommand } from "./analyze.js";
+import { bashAsks } from "./asks.js";
+
+const options = { cwd: "/home/u/ws", home: "/home/u" };
+
+describe("bashAsks", () => {
+  it("asks external_directory first, then bash with the always prefixes", async () => {
+    expect(bashAsks(await analyzeCommand("ls && rm -rf ~", options))).toEqual([
+      { permission: "external_directory", patterns: ["/home/u/*"], always: ["/home/u/*"] },
+      { permission: "bash", patterns: ["ls", "rm -rf ~"], always: ["ls *", "rm *"] },
+    ]);
+    expect(bashAsks(await analyzeCommand("rm -rf /", options))[0]).toMatchObject({ patterns: ["/*"] });
+  });
+
+  it("asks an opaque command as a whole, with no always patterns", async () => {
+    expect(bashAsks(await analyzeCommand("FOO=1 npm test", options))).toEqual([
+      { permission: "bash", patterns: ["FOO=1 npm test"], always: [], opaque: true },
+    ]);
+  });
+
+  it("asks nothing for an empty command", async () => {
+    expect(bashAsks(await analyzeCommand("  ", options))).toEqual([]);
+  });
+});
+
+describe("bash commands through the service", () => {
+  async function run(command: string, config: Parameters<typeof fromConfig>[0]) {
+    const asked: string[][] = [];
+    const service = new PermissionService({ approve: (r) => (asked.push([r.permission, ...r.patterns]), "once") });
+    const ruleset = fromConfig(config);
+    for (const spec of bashAsks(await analyzeCommand(command, options))) {
+      await service.ask({ ...spec, sessionID: "s", ruleset });
+    }
+    return asked;
+  }
+
+  it("an allow rule for `ls *` does not approve `ls && rm -rf ~`", async () => {
+    const config = { bash: { "*": "ask", "ls *": "allow" }, external_directory: "allow" } as const;
+    expect(await run("ls && rm -rf ~", config)).toEqual([["bash", "rm -rf ~"]]);
+    expect(await run("ls -la", config)).toEqual([]);
+  });
+
+  it("opaque commands are asked even where allow rules match; deny rules still apply", async () => {
+    const config = { "*": "allow", bash: { "*": "allow", "rm *": "deny" } } as const;
+    expect(await run("timeout 5 npm test", config)).toEqual([["bash", "timeout 5 npm test", "npm test"]]);
+    await expect(run("sudo rm -rf build", config)).rejects.toBeInstanceOf(DeniedError);
+    await expect(run('bash -c "ls; rm -rf build"', config)).rejects.toBeInstanceOf(DeniedError);
+  });
+
+  it("paths outside the workspace ask external_directory", async () => {
+    const config = { "*": "allow", external_directory: "ask" } as const;
+    expect(await run("cp a.txt /etc/", config)).toEqual([["external_directory", "/etc/*"]]);
+    expect(await run("cp a.txt b.txt", config)).toEqual([]);
+  });
+});
