@@ -1,0 +1,74 @@
+import { replace } from "@lathe/patch";
+import { z } from "zod";
+import { FileNotFoundError, ToolInputError } from "../errors.js";
+import { editFile } from "../file-edit.js";
+import { similarNames } from "../similar-names.js";
+import { defineTool, type Tool } from "../tool.js";
+import { resolveToolPath } from "../workspace-path.js";
+import type { FileWriteMetadata } from "../write/write.js";
+import description from "./edit.txt?raw";
+
+const EditParameters = z.object({
+  path: z.string().describe("The file to change, absolute or relative to the working directory"),
+  oldString: z.string().describe("The exact text to replace (empty to create a new file)"),
+  newString: z.string().describe("The text to put in its place (must differ from oldString)"),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString (default false)"),
+});
+
+/** Metadata of an `edit` result. */
+export interface EditMetadata extends FileWriteMetadata {
+  /** The matcher of `@lathe/patch` `replace` that found the text (`created` for a new file). */
+  matcher: string;
+  /** 1-based lines where replacements start. */
+  lines: number[];
+}
+
+/** Creates the `edit` tool. */
+export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
+  return defineTool({
+    name: "edit",
+    description,
+    parameters: EditParameters,
+    async execute(args, ctx) {
+      if (args.oldString === args.newString) {
+        throw new ToolInputError("edit", "oldString and newString are identical: there is nothing to change.");
+      }
+      const target = await resolveToolPath(ctx, args.path);
+      let matcher = "created";
+      let lines: number[] = [1];
+      const result = await editFile(ctx, target, (before) => {
+        if (args.oldString === "") {
+          if (before) throw new ToolInputError("edit", `${target.relative} already exists and is not empty; give the text to replace as oldString, or use write to replace the whole file.`);
+          return args.newString;
+        }
+        if (before === undefined) throw new FileNotFoundError(target.absolute);
+        const replaced = replace(before, args.oldString, args.newString, { replaceAll: args.replaceAll ?? false });
+        matcher = replaced.matcher;
+        lines = replaced.lines;
+        return replaced.content;
+      }).catch(async (error: unknown) => {
+        if (error instanceof FileNotFoundError) throw new FileNotFoundError(error.path, await similarNames(error.path));
+        throw error;
+      });
+      const output = matcher === "created"
+        ? `Created ${target.relative} (${result.additions} lines).`
+        : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).`;
+      return {
+        title: target.relative,
+        output,
+        metadata: {
+          filepath: target.absolute,
+          diff: result.diff,
+          additions: result.additions,
+          removals: result.removals,
+          existed: result.before !== undefined,
+          matcher,
+          lines,
+        },
+      };
+    },
+  });
+}
+
+/** The `edit` tool. */
+export const editTool = createEditTool();

@@ -1,0 +1,54 @@
+import { readFile } from "node:fs/promises";
+import { generateDiff } from "@lathe/patch";
+import { writeFileAtomic } from "./atomic-write.js";
+import { FileModifiedError } from "./errors.js";
+import { readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
+import type { ToolContext } from "./tool.js";
+import { permissionPath, type ResolvedPath } from "./workspace-path.js";
+
+/** What {@link editFile} did, for the tool's result and metadata. */
+export interface FileEditResult {
+  /** The content before (`undefined`: the file did not exist). */
+  before: string | undefined;
+  after: string;
+  diff: string;
+  additions: number;
+  removals: number;
+}
+
+/**
+ * The one path every file-writing tool takes: under the file's write lock, read the current content
+ * through the read-before-write guard, `compute` the new content (throw to refuse), ask `edit` with
+ * the diff (unless nothing changes), check the file did not change while the user was asked, write atomically, record the new
+ * state as seen by the session, and emit `file.edited`.
+ */
+export async function editFile(
+  ctx: ToolContext,
+  target: ResolvedPath,
+  compute: (before: string | undefined) => string,
+): Promise<FileEditResult> {
+  return withFileLocks(ctx, [target.absolute], async () => {
+    const current = await readForWrite(ctx, target.absolute, target.relative);
+    const before = current?.toString("utf8");
+    const after = compute(before);
+    if (after === before) return { before, after, diff: "", additions: 0, removals: 0 };
+    const { diff, additions, removals } = generateDiff(before ?? null, after, target.relative);
+    await ctx.ask({
+      permission: "edit",
+      patterns: [permissionPath(target)],
+      metadata: { filepath: target.absolute, diff },
+    });
+    // The approval may have taken a while; the file must still be what the diff was made from.
+    const now = await readFile(target.absolute).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (now === undefined ? current !== undefined : current === undefined || !now.equals(current)) {
+      throw new FileModifiedError(target.relative);
+    }
+    await writeFileAtomic(target.absolute, after);
+    await recordCurrent(ctx, target.absolute, after);
+    ctx.emit({ type: "file.edited", file: target.absolute });
+    return { before, after, diff, additions, removals };
+  });
+}
