@@ -91,6 +91,9 @@ export class PostgresStorage implements Storage {
       this.ownsPool = false;
     } else {
       this.pool = new pg.Pool({ connectionString: options.connectionString });
+      // An idle connection the server drops (restart, failover) must not crash the host; the pool
+      // replaces it, and a query on a dead connection fails on its own.
+      this.pool.on("error", () => {});
       this.ownsPool = true;
     }
     const table = (name: string) => `"${schema}".${name}`;

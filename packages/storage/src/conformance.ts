@@ -106,6 +106,15 @@ export function runStorageConformance(name: string, options: StorageConformanceO
         for (const s of page.sessions) expect(Session.safeParse(s).success).toBe(true);
       });
 
+      it("orders ids byte-wise, not by a locale's collation", async () => {
+        const prefix = createId("session");
+        const sessions = ["B", "Z", "a", "b", "_"].map((suffix) => makeSession({ id: `${prefix}${suffix}` }));
+        await storage.write({ sessions: [...sessions].reverse() });
+        expect(ids((await storage.listSessions()).sessions)).toEqual(sorted(ids(sessions)));
+        const page = await storage.listSessions({ limit: 2 });
+        expect(ids((await storage.listSessions({ cursor: page.cursor })).sessions)).toEqual(sorted(ids(sessions)).slice(2));
+      });
+
       it("lists nothing, without a cursor, when there are no sessions", async () => {
         expect(await storage.listSessions()).toEqual({ sessions: [] });
       });
