@@ -62,7 +62,7 @@ describe("evaluate", () => {
 
   it("indexed lookups agree with a plain last-match scan (property)", () => {
     const permission = fc.constantFrom("bash", "edit", "read", "mcp_x", "*", "mcp_*", "?ash");
-    const pattern = fc.constantFrom("*", "ls *", "ls", "git *", "git push *", "*.env", "src/*", "*/x", "?s", "", " *", "l?", "*s*");
+    const pattern = fc.constantFrom("*", "ls *", "ls", "git *", "git push *", "*.env", "src/*", "*/x", "?s", "", " *", "l?", "*s*", "l*s", "git ?ush *", "s?c/*", "ls*", "ls ?", "a.env", "*a.env");
     const action = fc.constantFrom("allow" as const, "ask" as const, "deny" as const);
     const rules = fc.array(fc.record({ permission, pattern, action }), { minLength: 16, maxLength: 60 });
     const query = fc.tuple(fc.constantFrom("bash", "edit", "mcp_x", "read"), fc.constantFrom("ls", "ls -la", "", "git push o", "a.env", "src/x", "y/x", "s", "xs"));

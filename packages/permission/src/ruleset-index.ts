@@ -4,26 +4,31 @@ import { compileWildcard, type WildcardMatcher } from "./wildcard.js";
 
 /**
  * Finding the deciding rule fast. A ruleset array seen for the second time gets an index (kept in a
- * WeakMap, so it lives as long as the array): rules grouped by literal permission name, and per
- * asked permission the candidate rules bucketed by the first literal character of their pattern
- * (or the last one, for `*.env`-style patterns). A lookup then tests only the few rules that can
- * match, newest first. Arrays seen once (e.g. a fresh `merge(...)` per call) are scanned linearly,
- * so throwaway arrays never pay for an index.
+ * WeakMap, so it lives as long as the array): rules grouped by literal permission name, and, per
+ * asked permission, the candidate rules keyed by the literal text their pattern must start with (or,
+ * for `*.env`-style patterns, end with). A lookup lists the keys the asked text could hit — one per
+ * distinct key length — and tests only those rules, newest first. Arrays seen once (e.g. a fresh
+ * `merge(...)` per call) are scanned linearly, so throwaway arrays never pay for an index.
  *
  * Rulesets are treated as values: appending or removing rules is detected, but replacing a rule
  * object in the middle of an array after it was evaluated is not — build a new array instead.
  */
 
 const INDEX_THRESHOLD = 16;
-const PERMISSIONS_PER_RULESET = 256;
-const NONE: readonly number[] = [];
+const PERMISSIONS_PER_RULESET = 2048;
+
+/** Rule indices (descending) keyed by a literal affix, with the distinct key lengths. */
+interface AffixIndex {
+  lists: Map<string, number[]>;
+  lengths: number[];
+}
 
 interface PatternIndex {
-  /** Rule indices, descending, keyed by the first character of a pattern with a literal start. */
-  byFirst: Map<string, number[]>;
-  /** Rule indices, descending, keyed by the last character of `*…x`-shaped patterns. */
-  byLast: Map<string, number[]>;
-  /** Rule indices, descending, of patterns that can start and end with anything. */
+  /** Patterns starting with literal text, keyed by that text (up to the first wildcard). */
+  prefix: AffixIndex;
+  /** Patterns starting with a wildcard and ending with literal text, keyed by that text. */
+  suffix: AffixIndex;
+  /** Patterns that start and end with a wildcard (`*`, `*foo*`), descending. */
   open: number[];
 }
 
@@ -31,22 +36,24 @@ class RulesetIndex {
   readonly length: number;
   readonly first: Rule | undefined;
   readonly last: Rule | undefined;
-  readonly #matchers: WildcardMatcher[];
+  readonly #patterns: WildcardMatcher[];
   readonly #literal = new Map<string, number[]>();
-  readonly #globbed: number[] = [];
+  readonly #globbed: { index: number; matcher: WildcardMatcher }[] = [];
   readonly #perPermission = new LruCache<string, PatternIndex>(PERMISSIONS_PER_RULESET);
 
   constructor(readonly rules: readonly Rule[]) {
     this.length = rules.length;
     this.first = rules[0];
     this.last = rules[rules.length - 1];
-    this.#matchers = rules.map((r) => compileWildcard(r.pattern));
-    rules.forEach((rule, i) => {
-      if (compileWildcard(rule.permission).kind === "exact") {
+    this.#patterns = rules.map((r) => compileWildcard(r.pattern));
+    rules.forEach((rule, index) => {
+      const matcher = compileWildcard(rule.permission);
+      if (matcher.kind !== "exact") this.#globbed.push({ index, matcher });
+      else {
         const list = this.#literal.get(rule.permission);
-        if (list) list.push(i);
-        else this.#literal.set(rule.permission, [i]);
-      } else this.#globbed.push(i);
+        if (list) list.push(index);
+        else this.#literal.set(rule.permission, [index]);
+      }
     });
   }
 
@@ -60,50 +67,73 @@ class RulesetIndex {
       index = this.#build(permission);
       this.#perPermission.set(permission, index);
     }
-    const a = index.byFirst.get(text.length > 0 ? text[0]! : "") ?? NONE;
-    const b = text.length > 0 ? (index.byLast.get(text[text.length - 1]!) ?? NONE) : NONE;
-    const c = index.open;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    // Merge three descending lists, testing the highest (latest) rule first.
-    for (;;) {
-      const x = i < a.length ? a[i]! : -1;
-      const y = j < b.length ? b[j]! : -1;
-      const z = k < c.length ? c[k]! : -1;
-      let best: number;
-      if (x >= y && x >= z) {
-        best = x;
-        i++;
-      } else if (y >= z) {
-        best = y;
-        j++;
-      } else {
-        best = z;
-        k++;
-      }
-      if (best < 0) return -1;
-      if (this.#matchers[best]!.test(text)) return best;
+    let best = this.#scan(index.open, text, -1);
+    const { prefix, suffix } = index;
+    for (const n of prefix.lengths) {
+      if (n > text.length) break;
+      const list = prefix.lists.get(text.slice(0, n));
+      if (list) best = this.#scan(list, text, best);
     }
+    for (const n of suffix.lengths) {
+      if (n > text.length) break;
+      const list = suffix.lists.get(text.slice(text.length - n));
+      if (list) best = this.#scan(list, text, best);
+    }
+    return best;
+  }
+
+  /** The first (highest) index in a descending list above `best` whose pattern matches, else `best`. */
+  #scan(list: readonly number[], text: string, best: number): number {
+    for (const i of list) {
+      if (i <= best) return best;
+      if (this.#patterns[i]!.test(text)) return i;
+    }
+    return best;
   }
 
   #build(permission: string): PatternIndex {
-    const candidates = [...(this.#literal.get(permission) ?? NONE)];
-    for (const i of this.#globbed) if (compileWildcard(this.rules[i]!.permission).test(permission)) candidates.push(i);
+    const candidates = [...(this.#literal.get(permission) ?? [])];
+    for (const { index, matcher } of this.#globbed) if (matcher.test(permission)) candidates.push(index);
     candidates.sort((x, y) => y - x);
-    const index: PatternIndex = { byFirst: new Map(), byLast: new Map(), open: [] };
+    const prefix = new Map<string, number[]>();
+    const suffix = new Map<string, number[]>();
+    const open: number[] = [];
     for (const i of candidates) {
       const pattern = this.rules[i]!.pattern;
-      const head = pattern[0];
-      const tail = pattern[pattern.length - 1];
-      if (head === undefined) push(index.byFirst, "", i);
-      else if (pattern === " *") index.open.push(i); // also matches "", whose first character is not " "
-      else if (head !== "*" && head !== "?") push(index.byFirst, head, i);
-      else if (tail !== "*" && tail !== "?") push(index.byLast, tail!, i);
-      else index.open.push(i);
+      const head = literalHead(pattern);
+      if (head !== undefined) push(prefix, head, i);
+      else {
+        const tail = literalTail(pattern);
+        if (tail !== undefined) push(suffix, tail, i);
+        else open.push(i);
+      }
     }
-    return index;
+    return { prefix: affixIndex(prefix), suffix: affixIndex(suffix), open };
   }
+}
+
+/**
+ * The literal text every match starts with, when the pattern starts with literal text. A trailing
+ * ` *` also matches without its space, so `git status *` yields `git status`.
+ */
+function literalHead(pattern: string): string | undefined {
+  let end = 0;
+  while (end < pattern.length && pattern[end] !== "*" && pattern[end] !== "?") end++;
+  if (end === pattern.length) return pattern; // no wildcard at all
+  if (end === pattern.length - 1 && pattern.endsWith(" *")) end--; // the optional " *" tail
+  return end > 0 ? pattern.slice(0, end) : undefined;
+}
+
+/** The literal text every match ends with, when the pattern ends with literal text. */
+function literalTail(pattern: string): string | undefined {
+  let start = pattern.length;
+  while (start > 0 && pattern[start - 1] !== "*" && pattern[start - 1] !== "?") start--;
+  return start < pattern.length ? pattern.slice(start) : undefined;
+}
+
+function affixIndex(lists: Map<string, number[]>): AffixIndex {
+  const lengths = [...new Set([...lists.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  return { lists, lengths };
 }
 
 function push(map: Map<string, number[]>, key: string, value: number): void {
