@@ -11,6 +11,11 @@ export interface ToolPermissionRequest {
   always?: string[];
   /** Facts for the host's approval prompt, e.g. the diff of an edit. */
   metadata?: Record<string, unknown>;
+  /**
+   * The request could not be analysed safely (e.g. a bash command with `eval`): ask even where allow
+   * rules or earlier approvals match (deny rules still apply). Passed through to the permission engine.
+   */
+  opaque?: boolean;
 }
 
 /** Live progress a running tool reports to the host (shown in UIs, stored on the running tool part). */
