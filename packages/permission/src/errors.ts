@@ -25,13 +25,23 @@ export class DeniedError extends Error {
 /** Why a request was rejected without feedback. */
 export type RejectReason = "user" | "aborted" | "session";
 
-/** The host rejected the request (or it was aborted, or swept along with another rejection): the turn stops. */
-export class RejectedError extends Error {
-  override readonly name = "RejectedError";
-  /** The rejected request. */
+/** The host refused a request; the base of {@link RejectedError} and {@link CorrectedError}. */
+export abstract class RefusedError extends Error {
+  /** The refused request. */
   readonly requestID: string;
   /** The permission it asked. */
   readonly permission: string;
+
+  constructor(message: string, requestID: string, permission: string) {
+    super(message);
+    this.requestID = requestID;
+    this.permission = permission;
+  }
+}
+
+/** The host rejected the request (or it was aborted, or swept along with another rejection): the turn stops. */
+export class RejectedError extends RefusedError {
+  override readonly name = "RejectedError";
   /**
    * `user`: rejected by the host; `aborted`: the caller's signal fired while waiting; `session`:
    * another request of the same session was rejected.
@@ -39,31 +49,27 @@ export class RejectedError extends Error {
   readonly reason: RejectReason;
 
   constructor(requestID: string, permission: string, reason: RejectReason = "user") {
-    const why =
+    const message =
       reason === "aborted"
         ? "The permission request was aborted."
         : "The user rejected permission to use this specific tool call.";
-    super(why);
-    this.requestID = requestID;
-    this.permission = permission;
+    super(message, requestID, permission);
     this.reason = reason;
   }
 }
 
 /** The host rejected the request with feedback: the model receives the feedback and goes on. */
-export class CorrectedError extends Error {
+export class CorrectedError extends RefusedError {
   override readonly name = "CorrectedError";
-  /** The rejected request. */
-  readonly requestID: string;
-  /** The permission it asked. */
-  readonly permission: string;
   /** What the user said instead. */
   readonly feedback: string;
 
   constructor(requestID: string, permission: string, feedback: string) {
-    super(`The user rejected permission to use this specific tool call with the following feedback: ${feedback}`);
-    this.requestID = requestID;
-    this.permission = permission;
+    super(
+      `The user rejected permission to use this specific tool call with the following feedback: ${feedback}`,
+      requestID,
+      permission,
+    );
     this.feedback = feedback;
   }
 }

@@ -11,7 +11,7 @@ export { evaluate, explain, merge, type Evaluation } from "./evaluate.js";
 export { PermissionConfig, expandHome, fromConfig, type FromConfigOptions } from "./config.js";
 export { EDIT_TOOLS, disabled, permissionForTool } from "./tool-permission.js";
 export { AGENT_RULES, DEFAULT_RULES, agentRuleset, type AgentRulesetLayers, type BuiltInAgent } from "./defaults.js";
-export { CorrectedError, DeniedError, NotFoundError, RejectedError, type RejectReason } from "./errors.js";
+export { CorrectedError, DeniedError, NotFoundError, RefusedError, RejectedError, type RejectReason } from "./errors.js";
 export { PermissionRequest, Reply, ToolCallRef } from "./request.js";
 export { REQUEST_ID_PREFIX, newRequestId } from "./request-id.js";
 export {

@@ -90,7 +90,7 @@ describe("PermissionService — inline approve callback", () => {
   });
 
   it("approvals never override a deny rule of the ruleset", async () => {
-    const service = new PermissionService({ approve: async () => "always" });
+    const service = new PermissionService({ approve: async () => "always" as const });
     await service.ask(input({ patterns: ["rm x"], always: ["*"] }));
     await expect(service.ask(input({ patterns: ["rm -rf /"] }))).rejects.toBeInstanceOf(DeniedError);
   });
@@ -130,7 +130,7 @@ describe("PermissionService — inline approve callback", () => {
         await new Promise((r) => setTimeout(r, 5));
         order.push("asked");
       },
-      approve: async () => (order.push("approve"), "once"),
+      approve: async () => (order.push("approve"), "once" as const),
       onReplied: async ({ reply }) => {
         await new Promise((r) => setTimeout(r, 5));
         order.push(`replied:${String(reply)}`);
@@ -291,7 +291,7 @@ describe("PermissionService — opaque asks", () => {
   const allowAll: Ruleset = fromConfig({ "*": "allow", bash: { "rm *": "deny" } });
 
   it("asks even where allow rules and approvals match, but deny rules still apply", async () => {
-    const approve = vi.fn(async () => "always" as const);
+    const approve = vi.fn(async (_request: PermissionRequest) => "always" as const);
     const service = new PermissionService({ approve });
     await service.ask(input({ ruleset: allowAll, patterns: ["eval $x"], always: [], opaque: true }));
     expect(approve).toHaveBeenCalledTimes(1);
@@ -356,9 +356,9 @@ describe("PermissionService — surviving a restart", () => {
 
   it("restores approvals, so an always given before the restart still counts", async () => {
     const { hooks, load } = persisted();
-    const before = new PermissionService({ ...hooks, approve: async () => "always" });
+    const before = new PermissionService({ ...hooks, approve: async () => "always" as const });
     await before.ask(input({ patterns: ["git push origin"], always: ["git push *"] }));
-    const after = new PermissionService({ ...hooks, approve: async () => "reject" });
+    const after = new PermissionService({ ...hooks, approve: async () => "reject" as const });
     after.restore("s1", load("s1"));
     expect(after.approved("s1")).toEqual([{ permission: "bash", pattern: "git push *", action: "allow" }]);
     await expect(after.ask(input({ patterns: ["git push --tags"] }))).resolves.toBeUndefined();
@@ -416,7 +416,7 @@ describe("PermissionService — surviving a restart", () => {
   });
 
   it("forget drops a session's state and rejects its waiting calls", async () => {
-    const service = new PermissionService({ approve: async () => "always" });
+    const service = new PermissionService({ approve: async () => "always" as const });
     await service.ask(input());
     const waiting = new PermissionService();
     const call = waiting.ask(input()).catch((e: unknown) => e);
