@@ -90,7 +90,11 @@ function defineScenarios(title: string, dir: string): void {
 
 describe("conformance folders", () => {
   it("has the package's own scenarios", () => {
-    expect(scenarios(ownDir).length).toBeGreaterThanOrEqual(10);
+    expect(scenarios(ownDir).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.runIf(existsSync(upstreamDir))("has all 25 upstream scenarios when the shared folder is present", () => {
+    expect(scenarios(upstreamDir)).toHaveLength(25);
   });
 });
 

@@ -52,14 +52,9 @@ export function parsePatch(text: string): ParsedPatch {
   }
   const body = lines.slice(1, -1);
   const hunks: PatchHunk[] = [];
-  let i = 0;
-  while (i < body.length) {
+  for (let i = skipBlank(body, 0); i < body.length; i = skipBlank(body, i)) {
     const line = body[i]!;
     const t = line.text.trim();
-    if (t === "") {
-      i++;
-      continue;
-    }
     let m: RegExpExecArray | null;
     if ((m = ADD_RE.exec(t))) {
       const path = requirePath(m[1]!, line);
@@ -87,6 +82,12 @@ export function parsePatch(text: string): ParsedPatch {
     throw new PatchParseError("the patch contains no file operations", last.no, last.text);
   }
   return { hunks };
+}
+
+/** Index of the first non-blank line at or after `i`. */
+function skipBlank(body: readonly Line[], i: number): number {
+  while (i < body.length && body[i]!.text.trim() === "") i++;
+  return i;
 }
 
 function trimBlank(lines: Line[]): Line[] {
@@ -150,13 +151,8 @@ function parseUpdate(body: Line[], start: number, path: string): { hunk: UpdateF
     hunk.movePath = requirePath(move[1]!, body[i]!);
     i++;
   }
-  while (i < body.length) {
-    const line = body[i]!;
-    const t = line.text.trim();
-    if (t === "") {
-      i++;
-      continue;
-    }
+  for (i = skipBlank(body, i); i < body.length; i = skipBlank(body, i)) {
+    const t = body[i]!.text.trim();
     if (MARKER_RE.test(t) || t.startsWith("***")) break;
     const chunk = parseChunk(body, i, hunk.chunks.length === 0);
     hunk.chunks.push(chunk.chunk);
