@@ -40,7 +40,7 @@ export function testContext(cwd: string, options: TestContextOptions = {}): Test
     events: [],
     controller,
     stored,
-    dataDir: options.dataDir ?? path.join(cwd, "..", `${path.basename(cwd)}-data`),
+    dataDir: options.dataDir ?? `${cwd}-data`,
     todos: {
       get: async () => stored.todos,
       set: async (todos) => {

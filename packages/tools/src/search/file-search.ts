@@ -31,7 +31,7 @@ export async function listFiles(root: string, glob: string | undefined, backend:
     const args = ["--files", ...RIPGREP_WALK_FLAGS, "--glob", "!.git"];
     return runRipgrep(backend.rg, args, root, (line) => line && matches(line) && onFile(line), backend.signal);
   }
-  for await (const file of walkFiles(root, backend.signal)) {
+  for await (const file of walkFiles(root, { signal: backend.signal })) {
     if (matches(file.relative)) onFile(file.relative);
   }
 }
@@ -81,7 +81,7 @@ export async function searchLines(
   }
   const regex = compileSearchRegex(query.pattern);
   if (query.file) return void searchFile(path.join(root, query.file), query.file, regex, onMatch);
-  for await (const file of walkFiles(root, backend.signal)) {
+  for await (const file of walkFiles(root, { signal: backend.signal })) {
     if (include(file.relative)) searchFile(file.absolute, file.relative, regex, onMatch);
   }
 }
