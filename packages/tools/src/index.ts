@@ -1,5 +1,8 @@
 /**
- * `defineTool()`, the tool context, and Lathe's built-in coding tools.
+ * `defineTool()`, the tool context, and Lathe's built-in coding tools: `read`, `write`, `edit`,
+ * `multiedit`, `apply_patch`, `bash`, `glob`, `grep`, `list`, `todowrite`, `todoread`, `webfetch`
+ * (all at once, configured: {@link builtinTools}), with the helpers they share: workspace paths,
+ * output truncation, the read-before-write guard and atomic writes.
  *
  * @module @lathe/tools
  */
@@ -14,6 +17,23 @@ export {
   type ToolEvent,
   type TodoStore,
 } from "./tool.js";
+export { builtinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
+
+// The tools, ready to use and as factories taking options.
+export { readTool, createReadTool, type ReadToolOptions, type ReadMetadata } from "./read/read.js";
+export { writeTool, createWriteTool, type FileWriteMetadata } from "./write/write.js";
+export { editTool, createEditTool, type EditMetadata } from "./edit/edit.js";
+export { multieditTool, createMultiEditTool, type MultiEditMetadata } from "./multiedit/multiedit.js";
+export { applyPatchTool, createApplyPatchTool, type ApplyPatchMetadata, type PatchedFile } from "./apply-patch/apply-patch.js";
+export { bashTool, createBashTool, type BashToolOptions, type BashMetadata } from "./bash/bash.js";
+export type { BashSandbox, BwrapSandbox } from "./bash/sandbox.js";
+export { globTool, createGlobTool, type GlobToolOptions, type GlobMetadata } from "./glob/glob.js";
+export { grepTool, createGrepTool, type GrepToolOptions, type GrepMetadata } from "./grep/grep.js";
+export { listTool, createListTool, DEFAULT_LIST_IGNORE, type ListToolOptions, type ListMetadata } from "./list/list.js";
+export { todoWriteTool, todoReadTool, createTodoWriteTool, createTodoReadTool, type TodoMetadata } from "./todo/todo.js";
+export { webfetchTool, createWebFetchTool, type WebFetchToolOptions, type WebFetchMetadata } from "./webfetch/webfetch.js";
+
+// Errors the tools throw (the loop turns them into error results the model reads).
 export {
   InvalidPathError,
   FileNotFoundError,
@@ -24,6 +44,8 @@ export {
   SandboxUnavailableError,
   WebFetchError,
 } from "./errors.js";
+
+// Shared helpers, for hosts and for tools of other packages.
 export {
   resolveToolPath,
   assertPathArgument,
@@ -46,9 +68,7 @@ export {
   type CutText,
 } from "./truncate.js";
 export { readForWrite, recordFile, recordCurrent, fileRecord, hashContent, withFileLocks, type FileRecord } from "./read-guard.js";
+export { editFile, type FileEditResult } from "./file-edit.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export { isBinaryFile, looksBinary, viewableMime } from "./binary-file.js";
 export { locateRipgrep, RipgrepError, type RipgrepOption } from "./search/ripgrep.js";
-export { readTool, createReadTool, type ReadToolOptions, type ReadMetadata } from "./read/read.js";
-export { globTool, createGlobTool, type GlobToolOptions, type GlobMetadata } from "./glob/glob.js";
-export { grepTool, createGrepTool, type GrepToolOptions, type GrepMetadata } from "./grep/grep.js";

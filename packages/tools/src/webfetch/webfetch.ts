@@ -89,13 +89,14 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
       const body = await readCapped(response, maxBytes, url.href, seconds);
       const contentType = response.headers.get("content-type") ?? "";
       const mime = contentType.split(";")[0]!.trim().toLowerCase();
-      const base: Omit<WebFetchMetadata, "truncated"> = { url: url.href, status: response.status, contentType, bytes: body.length };
+      const base = { url: url.href, status: response.status, contentType, bytes: body.length };
 
       if (IMAGE_TYPES.has(mime)) {
+        const metadata: WebFetchMetadata = { ...base, truncated: false };
         return {
           title: url.href,
           output: `Image fetched from ${url.href} (${mime}, ${body.length} bytes).`,
-          metadata: { ...base, truncated: false },
+          metadata,
           attachments: [{ mime, url: `data:${mime};base64,${body.toString("base64")}` }],
         };
       }
@@ -110,7 +111,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
   });
 }
 
-const ACCEPT: Record<string, string> = {
+const ACCEPT: Record<"markdown" | "text" | "html", string> = {
   markdown: "text/markdown;q=1.0, text/x-markdown;q=0.9, text/plain;q=0.8, text/html;q=0.7, */*;q=0.1",
   text: "text/plain;q=1.0, text/markdown;q=0.9, text/html;q=0.8, */*;q=0.1",
   html: "text/html;q=1.0, application/xhtml+xml;q=0.9, text/plain;q=0.8, */*;q=0.1",
