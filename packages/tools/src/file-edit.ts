@@ -52,3 +52,20 @@ export async function editFile(
     return { before, after, diff, additions, removals };
   });
 }
+
+/** The metadata every file-writing tool returns (`write`, `edit`, `multiedit`). */
+export interface FileWriteMetadata extends Record<string, unknown> {
+  /** Absolute path of the file written. */
+  filepath: string;
+  /** Unified diff of the change ("" when nothing changed). */
+  diff: string;
+  additions: number;
+  removals: number;
+  /** True when the file existed before. */
+  existed: boolean;
+}
+
+/** {@link FileWriteMetadata} of an {@link editFile} result. */
+export function fileWriteMetadata(target: ResolvedPath, result: FileEditResult): FileWriteMetadata {
+  return { filepath: target.absolute, diff: result.diff, additions: result.additions, removals: result.removals, existed: result.before !== undefined };
+}

@@ -21,7 +21,7 @@ export { builtinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
 
 // The tools, ready to use and as factories taking options.
 export { readTool, createReadTool, type ReadToolOptions, type ReadMetadata } from "./read/read.js";
-export { writeTool, createWriteTool, type FileWriteMetadata } from "./write/write.js";
+export { writeTool, createWriteTool } from "./write/write.js";
 export { editTool, createEditTool, type EditMetadata } from "./edit/edit.js";
 export { multieditTool, createMultiEditTool, type MultiEditMetadata } from "./multiedit/multiedit.js";
 export { applyPatchTool, createApplyPatchTool, type ApplyPatchMetadata, type PatchedFile } from "./apply-patch/apply-patch.js";
@@ -68,7 +68,8 @@ export {
   type CutText,
 } from "./truncate.js";
 export { readForWrite, recordFile, recordCurrent, fileRecord, hashContent, withFileLocks, type FileRecord } from "./read-guard.js";
-export { editFile, type FileEditResult } from "./file-edit.js";
+export { editFile, fileWriteMetadata, type FileEditResult, type FileWriteMetadata } from "./file-edit.js";
+export type { AppliedEdit } from "./edit/apply-edits.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export { isBinaryFile, looksBinary, viewableMime } from "./binary-file.js";
 export { locateRipgrep, RipgrepError, type RipgrepOption } from "./search/ripgrep.js";

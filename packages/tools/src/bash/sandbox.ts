@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import { SandboxUnavailableError } from "../errors.js";
+import { findOnPath } from "../find-executable.js";
 
 /**
  * Runs commands under bubblewrap (Linux): the workspace writable, the rest of the file system
@@ -61,19 +60,4 @@ export function bwrapCommand(binary: string, sandbox: BwrapSandbox, shell: strin
     "--", shell, "-c", command,
   ];
   return { file: binary, args, sandbox: "bwrap" };
-}
-
-/** The first executable `name` on `PATH`. */
-export function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
-    const file = path.join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // keep looking
-    }
-  }
-  return undefined;
 }

@@ -1,11 +1,10 @@
-import { replace } from "@lathe/patch";
 import { z } from "zod";
 import { FileNotFoundError, ToolInputError } from "../errors.js";
-import { editFile } from "../file-edit.js";
+import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { similarNames } from "../similar-names.js";
 import { defineTool, type Tool } from "../tool.js";
 import { resolveToolPath } from "../workspace-path.js";
-import type { FileWriteMetadata } from "../write/write.js";
+import { applyEdits, type AppliedEdit } from "./apply-edits.js";
 import description from "./edit.txt?raw";
 
 const EditParameters = z.object({
@@ -34,38 +33,20 @@ export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
         throw new ToolInputError("edit", "oldString and newString are identical: there is nothing to change.");
       }
       const target = await resolveToolPath(ctx, args.path);
-      let matcher = "created";
-      let lines: number[] = [1];
+      let edit: AppliedEdit = { matcher: "created", lines: [1] };
       const result = await editFile(ctx, target, (before) => {
-        if (args.oldString === "") {
-          if (before) throw new ToolInputError("edit", `${target.relative} already exists and is not empty; give the text to replace as oldString, or use write to replace the whole file.`);
-          return args.newString;
-        }
-        if (before === undefined) throw new FileNotFoundError(target.absolute);
-        const replaced = replace(before, args.oldString, args.newString, { replaceAll: args.replaceAll ?? false });
-        matcher = replaced.matcher;
-        lines = replaced.lines;
-        return replaced.content;
+        const { content, applied } = applyEdits("edit", target.absolute, before, [args]);
+        edit = applied[0]!;
+        return content;
       }).catch(async (error: unknown) => {
         if (error instanceof FileNotFoundError) throw new FileNotFoundError(error.path, await similarNames(error.path));
         throw error;
       });
+      const { matcher, lines } = edit;
       const output = matcher === "created"
         ? `Created ${target.relative} (${result.additions} lines).`
         : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).`;
-      return {
-        title: target.relative,
-        output,
-        metadata: {
-          filepath: target.absolute,
-          diff: result.diff,
-          additions: result.additions,
-          removals: result.removals,
-          existed: result.before !== undefined,
-          matcher,
-          lines,
-        },
-      };
+      return { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } };
     },
   });
 }

@@ -1,10 +1,8 @@
-import { replace } from "@lathe/patch";
 import { z } from "zod";
-import { FileNotFoundError, ToolInputError } from "../errors.js";
-import { editFile } from "../file-edit.js";
+import { applyEdits, type AppliedEdit } from "../edit/apply-edits.js";
+import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { defineTool, type Tool } from "../tool.js";
 import { resolveToolPath } from "../workspace-path.js";
-import type { FileWriteMetadata } from "../write/write.js";
 import description from "./multiedit.txt?raw";
 
 const MultiEditParameters = z.object({
@@ -24,7 +22,7 @@ const MultiEditParameters = z.object({
 /** Metadata of a `multiedit` result. */
 export interface MultiEditMetadata extends FileWriteMetadata {
   /** Per edit: the matcher that found its text and the lines it replaced at. */
-  edits: Array<{ matcher: string; lines: number[] }>;
+  edits: AppliedEdit[];
 }
 
 /** Creates the `multiedit` tool. */
@@ -35,42 +33,17 @@ export function createMultiEditTool(): Tool<typeof MultiEditParameters, MultiEdi
     parameters: MultiEditParameters,
     async execute(args, ctx) {
       const target = await resolveToolPath(ctx, args.path);
-      const applied: Array<{ matcher: string; lines: number[] }> = [];
+      let edits: AppliedEdit[] = [];
       const result = await editFile(ctx, target, (before) => {
-        let content = before;
-        args.edits.forEach((edit, i) => {
-          const which = `Edit ${i + 1} of ${args.edits.length}`;
-          if (edit.oldString === "") {
-            if (i > 0 || content) throw new ToolInputError("multiedit", `${which}: an empty oldString only creates a new file, as the first edit.`);
-            content = edit.newString;
-            applied.push({ matcher: "created", lines: [1] });
-            return;
-          }
-          if (content === undefined) throw new FileNotFoundError(target.absolute);
-          try {
-            const replaced = replace(content, edit.oldString, edit.newString, { replaceAll: edit.replaceAll ?? false });
-            content = replaced.content;
-            applied.push({ matcher: replaced.matcher, lines: replaced.lines });
-          } catch (error) {
-            // The message names the failing edit; the error keeps its class and data.
-            if (error instanceof Error) error.message = `${which} failed, nothing was written: ${error.message}`;
-            throw error;
-          }
-        });
-        return content!;
+        const { content, applied } = applyEdits("multiedit", target.absolute, before, args.edits);
+        edits = applied;
+        return content;
       });
-      const summary = applied.map((a, i) => `${i + 1}. ${a.matcher === "created" ? "created the file" : `line${a.lines.length === 1 ? "" : "s"} ${a.lines.join(", ")} (matcher: ${a.matcher})`}`);
+      const summary = edits.map((a, i) => `${i + 1}. ${a.matcher === "created" ? "created the file" : `line${a.lines.length === 1 ? "" : "s"} ${a.lines.join(", ")} (matcher: ${a.matcher})`}`);
       return {
         title: target.relative,
-        output: `Applied ${applied.length} edit${applied.length === 1 ? "" : "s"} to ${target.relative} (+${result.additions} -${result.removals} lines):\n${summary.join("\n")}`,
-        metadata: {
-          filepath: target.absolute,
-          diff: result.diff,
-          additions: result.additions,
-          removals: result.removals,
-          existed: result.before !== undefined,
-          edits: applied,
-        },
+        output: `Applied ${edits.length} edit${edits.length === 1 ? "" : "s"} to ${target.relative} (+${result.additions} -${result.removals} lines):\n${summary.join("\n")}`,
+        metadata: { ...fileWriteMetadata(target, result), edits },
       };
     },
   });

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
-import path from "node:path";
+import { findOnPath, isExecutable } from "../find-executable.js";
 
 /**
  * Where to find ripgrep: a path to the binary, `false` to never use it (always the pure-Node search),
@@ -13,10 +12,8 @@ export type RipgrepOption = string | false | undefined;
 export function locateRipgrep(option: RipgrepOption): string | undefined {
   if (option === false) return undefined;
   if (typeof option === "string") return isExecutable(option) ? option : undefined;
-  const name = process.platform === "win32" ? "rg.exe" : "rg";
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
+  const onPath = findOnPath(process.platform === "win32" ? "rg.exe" : "rg");
+  if (onPath) return onPath;
   try {
     const { rgPath } = createRequire(import.meta.url)("@vscode/ripgrep") as { rgPath?: string };
     if (rgPath && isExecutable(rgPath)) return rgPath;
@@ -24,15 +21,6 @@ export function locateRipgrep(option: RipgrepOption): string | undefined {
     // not installed
   }
   return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The flags that make ripgrep walk a tree the way {@link walkFiles} does. */
