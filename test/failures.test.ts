@@ -237,7 +237,12 @@ describe("stopping cleanly", () => {
       },
     });
     const model = mockModel([{ toolCalls: [{ name: "guarded", input: {} }] }, { text: "ok, I will not" }]);
-    const agent = createAgent({ model, tools: [guarded], approve: async () => ({ reject: "use the other approach" }) });
+    const agent = createAgent({
+      model,
+      tools: [guarded],
+      permission: { guarded: "ask" },
+      approve: async () => ({ reject: "use the other approach" }),
+    });
     const session = await agent.sessions.create();
     const { info, parts } = await agent.prompt(session.id, "go");
     expect(info.finish).toBe("stop");

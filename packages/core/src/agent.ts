@@ -7,8 +7,11 @@ import type { AgentEvent, AgentEventMap } from "./events.js";
 import { forkHistory } from "./fork.js";
 import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
-import { ApproveCallbackGate } from "./permission-gate.js";
-import { runPrompt } from "./prompt-loop.js";
+import { disabled, type PermissionRequest, type Reply } from "@lathe/permission";
+import { AgentPermissions } from "./agent-permissions.js";
+import { runTurn, type TurnRequest } from "./prompt-loop.js";
+import { SessionUpdater } from "./session-updater.js";
+import type { SessionWriter } from "./session-writer.js";
 import { Run } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 
@@ -41,6 +44,21 @@ export interface SessionsApi {
   fork(sessionID: string, options?: { messageID?: string }): Promise<Session>;
 }
 
+/** Approvals that wait for the host: list them, answer them — from another request, minutes later, or after a restart. */
+export interface PermissionsApi {
+  /**
+   * Requests waiting for an answer, oldest first. With a session id, that session's stored requests
+   * are loaded first, so requests made before a restart are listed and can be answered.
+   */
+  pending(sessionID?: string): Promise<PermissionRequest[]>;
+  /**
+   * Answers a request: `once`, `always` (for the rest of the session, also settling other waiting
+   * requests it covers), `reject` (the turn stops), or `{ reject: feedback }` (the model reads the
+   * feedback and goes on). Throws the permission engine's `NotFoundError` for an unknown id.
+   */
+  reply(requestID: string, reply: Reply): Promise<void>;
+}
+
 /**
  * A coding agent bound to one model, workspace and storage. Made by {@link createAgent}.
  * Sessions run one prompt at a time each; different sessions run concurrently.
@@ -48,6 +66,8 @@ export interface SessionsApi {
 export class Agent {
   /** Session management. */
   readonly sessions: SessionsApi;
+  /** Approvals waiting for the host. */
+  readonly permissions: PermissionsApi;
   private readonly emitter = new EventEmitter<AgentEventMap>();
   private readonly runtime: AgentRuntime;
   private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
@@ -70,6 +90,20 @@ export class Agent {
     const storage = options.storage ?? new MemoryStorage();
     const emit = (event: AgentEvent) => this.emit(event);
     const prices = options.prices ?? {};
+    const updater = new SessionUpdater(storage, emit);
+    const writers = new Map<string, SessionWriter>();
+    const permissions = new AgentPermissions({
+      approve: options.approve,
+      global: options.permission,
+      storage,
+      updater,
+      emit,
+      flushSession: {
+        flush: async (sessionID) => writers.get(sessionID)?.flush(),
+        isRunning: (sessionID) => writers.has(sessionID),
+      },
+    });
+    const offered = new Map<string, ReadonlyMap<string, Tool>>();
     this.runtime = {
       options,
       model: options.model,
@@ -77,7 +111,18 @@ export class Agent {
       cwd: options.cwd ?? process.cwd(),
       storage,
       tools,
-      gate: new ApproveCallbackGate(options.approve, emit),
+      permissions,
+      updater,
+      writers,
+      toolsFor: (agent) => {
+        let tools2 = offered.get(agent);
+        if (!tools2) {
+          const hidden = disabled(tools.keys(), permissions.ruleset(agent));
+          tools2 = new Map([...tools].filter(([name]) => !hidden.has(name)));
+          offered.set(agent, tools2);
+        }
+        return tools2;
+      },
       leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
       emit,
       sessionState: (sessionID) => {
@@ -86,12 +131,12 @@ export class Agent {
         return state;
       },
       price: (ref): ModelPrice | undefined => prices[`${ref.providerID}/${ref.modelID}`] ?? prices[ref.modelID],
-      saveSession: async (session) => {
-        await storage.write({ sessions: [session] });
-        emit({ type: "session.updated", sessionID: session.id, session });
-      },
     };
     this.sessions = this.sessionsApi();
+    this.permissions = {
+      pending: (sessionID) => permissions.pending(sessionID),
+      reply: (requestID, reply) => permissions.reply(requestID, reply),
+    };
   }
 
   /**
@@ -106,18 +151,35 @@ export class Agent {
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
     }
+    return this.start(sessionID, { kind: "prompt", input, options }, options);
+  }
+
+  /**
+   * Continues a turn that a previous process left waiting for approval: the tool calls that were
+   * waiting ask again and attach to their stored requests (answer them with
+   * {@link Agent.permissions}, before or after calling this), and the turn goes on from there.
+   * The run rejects with `NothingToResumeError` when the session's last turn is finished.
+   *
+   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
+   */
+  resume(sessionID: string, options: PromptOptions = {}): Run {
+    this.assertOpen();
+    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+    return this.start(sessionID, { kind: "resume", options }, options);
+  }
+
+  private start(sessionID: string, request: TurnRequest, options: PromptOptions): Run {
     const controller = new AbortController();
     if (options.signal) {
       if (options.signal.aborted) controller.abort(options.signal.reason);
       else options.signal.addEventListener("abort", () => controller.abort(options.signal!.reason), { once: true });
     }
-    const run = new Run(sessionID, controller, (self) => {
+    return new Run(sessionID, controller, (self) => {
       this.runs.set(sessionID, { run: self, controller });
-      return runPrompt(this.runtime, self, sessionID, input, options, controller.signal).finally(() => {
+      return runTurn(this.runtime, sessionID, request, controller.signal).finally(() => {
         this.runs.delete(sessionID);
       });
     });
-    return run;
   }
 
   /** Aborts the session's running prompt, if any. Returns whether one was running. */

@@ -26,3 +26,11 @@ export class AgentClosedError extends Error {
     super("The agent is closed.");
   }
 }
+
+/** Thrown by {@link Agent.resume} when the session has no turn left waiting to be resumed. */
+export class NothingToResumeError extends Error {
+  override readonly name = "NothingToResumeError";
+  constructor(readonly sessionID: string) {
+    super(`Session ${sessionID} has no interrupted turn to resume: its last assistant message is finished.`);
+  }
+}

@@ -4,7 +4,7 @@
  *
  * @module @lathe/core
  */
-export { createAgent, Agent, type SessionsApi, type CreateSessionInput } from "./agent.js";
+export { createAgent, Agent, type SessionsApi, type PermissionsApi, type CreateSessionInput } from "./agent.js";
 export { Run, type RunResult } from "./run.js";
 export type {
   AgentOptions,
@@ -17,8 +17,9 @@ export type {
   PromptOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError } from "./errors.js";
-export { PermissionRejectedError, PermissionCorrectedError } from "./permission-gate.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError } from "./errors.js";
+export type { PermissionRules } from "./agent-permissions.js";
+export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./usage.js";
 export { DOOM_LOOP_THRESHOLD } from "./doom-loop.js";
 export { BASE_PROMPT, MAX_STEPS_PROMPT } from "./system-prompt.js";

@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import type { StoredPermissionRequest } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
+import type { PermissionRules } from "./agent-permissions.js";
 
 /** Prices of a model in US dollars per million tokens. */
 export interface ModelPrice {
@@ -35,8 +36,14 @@ export interface AgentOptions {
   cwd?: string;
   /** Where sessions live; default a new `MemoryStorage`. */
   storage?: Storage;
-  /** Answers approval requests inline; see {@link ApproveFn}. */
+  /** Answers approval requests inline; see {@link ApproveFn}. Without it, requests wait for `agent.permissions.reply()`. */
   approve?: ApproveFn;
+  /**
+   * The host's permission rules, over the built-in defaults of each agent: the OpenCode-style config
+   * (`{ bash: { "*": "ask", "git status*": "allow" }, edit: { "*.env": "deny" } }`, last match wins)
+   * or a list of `{ permission, pattern, action }` rules.
+   */
+  permission?: PermissionRules;
   /** The tools the model may call; default none. */
   tools?: Tool[];
   /** Extra system instructions from the host, added after Lathe's own. */

@@ -3,6 +3,7 @@ import {
   addTokens,
   createId,
   emptyTokens,
+  INTERRUPTED_TOOL_RESULT,
   toModelMessages,
   type AssistantMessage,
   type MessageWithParts,
@@ -12,35 +13,34 @@ import {
   type UserMessage,
 } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
-import { SessionBusyError, SessionNotFoundError } from "./errors.js";
+import { NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
 import { repairInterrupted } from "./repair.js";
-import type { Run, RunResult } from "./run.js";
+import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "./session-writer.js";
 import { processStepStream as processStream } from "./stream-processor.js";
 import { buildSystemPrompt, MAX_STEPS_PROMPT } from "./system-prompt.js";
-import { ABORTED_TOOL_ERROR, runToolCalls } from "./tool-runner.js";
+import { ABORTED_TOOL_ERROR, runToolCalls, type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
 import { costOf, tokensFromUsage } from "./usage.js";
 
 const DEFAULT_AGENT = "build";
 const MAX_STEPS_TOOL_ERROR = "Tools are disabled on the last step the step limit allows.";
 
+/** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
+export type TurnRequest =
+  | { kind: "prompt"; input: PromptInput; options: PromptOptions }
+  | { kind: "resume"; options: PromptOptions };
+
 /**
- * Answers one prompt: takes the session's lease, stores the user message, then streams steps and
- * runs their tool calls until the model answers in text, the run is aborted, an error stops it, or
- * the step limit is reached. Always finishes the assistant message and releases the lease.
+ * Runs a turn in a session: takes the session's lease, then either stores the new user message and
+ * answers it, or resumes the turn a previous process left waiting for approval. Streams steps and runs
+ * their tool calls until the model answers in text, the run is aborted, an error stops it, or the
+ * step limit is reached. Always finishes the assistant message and releases the lease.
  */
-export async function runPrompt(
-  rt: AgentRuntime,
-  run: Run,
-  sessionID: string,
-  input: PromptInput,
-  options: PromptOptions,
-  signal: AbortSignal,
-): Promise<RunResult> {
+export async function runTurn(rt: AgentRuntime, sessionID: string, request: TurnRequest, signal: AbortSignal): Promise<RunResult> {
   const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
   if (!lease) throw new SessionBusyError(sessionID);
   const renew = setInterval(() => {
@@ -48,15 +48,21 @@ export async function runPrompt(
   }, leaseTtl(rt) / 3);
   renew.unref?.();
   rt.emit({ type: "session.status", sessionID, status: { type: "busy" } });
+  const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
+  rt.writers.set(sessionID, writer);
   try {
     const session = await rt.storage.getSession(sessionID);
     if (!session) throw new SessionNotFoundError(sessionID);
     const history = await rt.storage.listMessages(sessionID);
-    const repair = repairInterrupted(history);
-    if (repair) await rt.storage.write(repair);
-    return await answer(rt, run, session, history, input, options, signal);
+    if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
+    const repaired = repairInterrupted(history);
+    if (repaired) await rt.storage.write(repaired);
+    // Requests of turns that were just finished as interrupted can never be answered usefully.
+    rt.permissions.restore(session, new Set((repaired?.messages ?? []).map((m) => m.id)));
+    return await answer(rt, writer, session, history, request.input, request.options, signal);
   } finally {
     clearInterval(renew);
+    rt.writers.delete(sessionID);
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
     rt.emit({ type: "session.status", sessionID, status: { type: "idle" } });
   }
@@ -68,14 +74,13 @@ function leaseTtl(rt: AgentRuntime): number {
 
 async function answer(
   rt: AgentRuntime,
-  _run: Run,
+  writer: SessionWriter,
   session: Session,
   history: MessageWithParts[],
   input: PromptInput,
   options: PromptOptions,
   signal: AbortSignal,
 ): Promise<RunResult> {
-  const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
   const agentName = options.agent ?? DEFAULT_AGENT;
   const user = userMessage(session.id, agentName, input, options);
   writer.message(user.info);
@@ -99,14 +104,80 @@ async function answer(
   };
   const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
   recorder.messageChanged();
+  return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
+}
 
-  const priorMessages = [...history, user];
+/**
+ * Continues a turn a previous process left unfinished while a tool call waited for approval: those
+ * calls run again (their `ask` attaches to the stored request, answered before or after the
+ * restart), every other unfinished call is recorded as interrupted, and the loop goes on.
+ */
+async function resume(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  history: MessageWithParts[],
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const last = history[history.length - 1];
+  if (!last || last.info.role !== "assistant" || last.info.time.completed !== undefined) {
+    throw new NothingToResumeError(session.id);
+  }
+  rt.permissions.restore(session);
+  const info = last.info;
+  const waiting = rt.permissions.takeResumableCalls(session);
+  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event), last.parts);
+  const calls: ToolCall[] = [];
+  const interrupted: Part[] = [];
+  for (const part of recorder.parts) {
+    if (part.type !== "tool" || (part.state.status !== "pending" && part.state.status !== "running")) continue;
+    const tool = rt.tools.get(part.tool);
+    if (tool && part.state.status === "running" && waiting.has(part.callID)) calls.push({ part, tool, input: part.state.input });
+    else interrupted.push(part);
+  }
+  cancelCalls(recorder, interrupted, INTERRUPTED_TOOL_RESULT);
+  const agent = options.agent ?? info.agent;
+  return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
+}
+
+/** The step loop shared by new and resumed turns; `pending` are calls to run before the first step. */
+async function drive(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  priorMessages: MessageWithParts[],
+  recorder: TurnRecorder,
+  pending: ToolCall[],
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const info = recorder.message;
+  const agentName = options.agent ?? DEFAULT_AGENT;
   const system = buildSystemPrompt({ cwd: rt.cwd, instructions: instructionList(rt), system: options.system });
   const maxSteps = options.maxSteps ?? rt.options.maxSteps;
-  const toolSet = aiToolSet(rt.tools);
+  const offered = rt.toolsFor(agentName);
+  const toolSet = aiToolSet(offered);
+  const runCalls = (calls: ToolCall[]) =>
+    runToolCalls(calls, {
+      recorder,
+      gate: rt.permissions,
+      agent: agentName,
+      cwd: rt.cwd,
+      signal,
+      maxParallel: rt.options.maxParallelTools ?? 8,
+      emit: (event) => rt.emit(event),
+      sessionState: rt.sessionState(session.id),
+    });
 
   try {
-    for (let step = 1; ; step++) {
+    let stop = false;
+    if (pending.length > 0) {
+      const outcome = await runCalls(pending);
+      await writer.flush();
+      stop = outcome.rejected;
+    }
+    for (let step = 1; !stop; step++) {
       if (signal.aborted) break;
       const lastStep = maxSteps !== undefined && step >= maxSteps;
       const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: rt.modelRef });
@@ -116,7 +187,7 @@ async function answer(
         model: rt.model,
         instructions: system,
         messages,
-        ...(rt.tools.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
+        ...(offered.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
         maxRetries: 0,
         // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
         onError: () => {},
@@ -127,7 +198,7 @@ async function answer(
         ...(rt.options.providerOptions ? { providerOptions: rt.options.providerOptions as never } : {}),
         ...(rt.options.headers ? { headers: rt.options.headers } : {}),
       });
-      const streamed = await processStream(result.stream, recorder, rt.tools);
+      const streamed = await processStream(result.stream, recorder, offered);
 
       if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
         const tokens = tokensFromUsage(streamed.usage);
@@ -153,16 +224,7 @@ async function answer(
         cancelCalls(recorder, streamed.calls.map((c) => c.part), MAX_STEPS_TOOL_ERROR);
         break;
       }
-      const outcome = await runToolCalls(streamed.calls, {
-        recorder,
-        gate: rt.gate,
-        agent: agentName,
-        cwd: rt.cwd,
-        signal,
-        maxParallel: rt.options.maxParallelTools ?? 8,
-        emit: (event) => rt.emit(event),
-        sessionState: rt.sessionState(session.id),
-      });
+      const outcome = await runCalls(streamed.calls);
       // The step's final states are stored before the next step starts.
       await writer.flush();
       if (signal.aborted || outcome.rejected) break;
@@ -180,7 +242,9 @@ async function answer(
   info.time.completed = Date.now();
   recorder.messageChanged();
   await writer.flush();
-  await updateSessionUsage(rt, session, info);
+  await rt.updater.update(session.id, (current) => {
+    current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
+  });
   return { info, parts: recorder.parts };
 }
 
@@ -207,14 +271,6 @@ function cancelCalls(recorder: TurnRecorder, parts: Part[], message: string): vo
     (part as ToolPart).state = { status: "error", input: state.input, error: message, time: { start, end: now } };
     recorder.changed(part);
   }
-}
-
-async function updateSessionUsage(rt: AgentRuntime, session: Session, info: AssistantMessage): Promise<void> {
-  // Re-read: another writer (title generation, a subagent's roll-up) may have changed the session.
-  const current = (await rt.storage.getSession(session.id)) ?? session;
-  current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
-  current.time.updated = Date.now();
-  await rt.saveSession(current);
 }
 
 function userMessage(

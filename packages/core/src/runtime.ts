@@ -1,10 +1,12 @@
 import type { LanguageModel } from "ai";
-import type { ModelRef, Session } from "@lathe/message";
+import type { ModelRef } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
 import type { AgentEvent } from "./events.js";
 import type { AgentOptions, ModelPrice } from "./options.js";
-import type { PermissionGate } from "./permission-gate.js";
+import type { AgentPermissions } from "./agent-permissions.js";
+import type { SessionUpdater } from "./session-updater.js";
+import type { SessionWriter } from "./session-writer.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
@@ -14,13 +16,17 @@ export interface AgentRuntime {
   readonly cwd: string;
   readonly storage: Storage;
   readonly tools: ReadonlyMap<string, Tool>;
-  readonly gate: PermissionGate;
+  readonly permissions: AgentPermissions;
+  /** Serialised read-modify-write of session records. */
+  readonly updater: SessionUpdater;
+  /** The writer of each running session, so approval hooks can store the asking call before waiting. */
+  readonly writers: Map<string, SessionWriter>;
+  /** The tools an agent is offered: all tools minus those its rules deny outright. */
+  toolsFor(agent: string): ReadonlyMap<string, Tool>;
   /** Unique owner name for session leases. */
   readonly leaseOwner: string;
   emit(event: AgentEvent): void;
   /** Per-session state tools keep on the agent. */
   sessionState(sessionID: string): Map<string, unknown>;
   price(ref: ModelRef): ModelPrice | undefined;
-  /** Stores a session and announces it. */
-  saveSession(session: Session): Promise<void>;
 }

@@ -2,7 +2,8 @@ import type { ToolPart } from "@lathe/message";
 import type { Tool, ToolContext, ToolResult } from "@lathe/tools";
 import { isDoomLoop } from "./doom-loop.js";
 import type { AgentEvent } from "./events.js";
-import { PermissionCorrectedError, PermissionRejectedError, type PermissionGate } from "./permission-gate.js";
+import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
+import type { PermissionGate } from "./agent-permissions.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 /** A valid tool call of a step, waiting to run. */
@@ -91,6 +92,7 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     if (isDoomLoop(previous, tool.name, input)) {
       await deps.gate.ask({
         sessionID: part.sessionID,
+        agent: deps.agent,
         permission: "doom_loop",
         patterns: [tool.name],
         always: [tool.name],
@@ -117,11 +119,12 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
       fail(call, deps, ABORTED_TOOL_ERROR);
       return "error";
     }
-    if (error instanceof PermissionCorrectedError) {
+    if (error instanceof CorrectedError || error instanceof DeniedError) {
+      // The model reads why and goes on: the user's feedback, or the rule that denied the call.
       fail(call, deps, error.message);
       return "error";
     }
-    if (error instanceof PermissionRejectedError) {
+    if (error instanceof RejectedError) {
       fail(call, deps, error.message);
       return "rejected";
     }
@@ -171,10 +174,12 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     ask: (request) =>
       deps.gate.ask({
         sessionID: part.sessionID,
+        agent: deps.agent,
         permission: request.permission,
         patterns: request.patterns,
         always: request.always ?? request.patterns,
         metadata: request.metadata ?? {},
+        ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
       }),

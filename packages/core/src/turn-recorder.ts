@@ -10,13 +10,17 @@ type NewPart<P extends Part> = P extends Part ? Omit<P, "id" | "sessionID" | "me
  * writes per part.
  */
 export class TurnRecorder {
-  readonly parts: Part[] = [];
+  readonly parts: Part[];
 
   constructor(
     readonly message: AssistantMessage,
     private readonly writer: SessionWriter,
     private readonly emit: (event: AgentEvent) => void,
-  ) {}
+    /** Parts the message already has (a resumed turn). */
+    parts: Part[] = [],
+  ) {
+    this.parts = parts;
+  }
 
   /** Adds a part to the message (given without ids) and returns it. */
   add<P extends Part>(fields: NewPart<P>): P {
