@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SandboxUnavailableError, ToolInputError } from "../errors.js";
 import { tempWorkspace, testContext } from "../test-context.js";
+import { readTool } from "../read/read.js";
 import { bashTool, createBashTool } from "./bash.js";
 
 let ws: Awaited<ReturnType<typeof tempWorkspace>>;
@@ -101,6 +102,11 @@ describe("bash", () => {
     expect(full.startsWith(ctx.dataDir!)).toBe(true);
     expect((await stat(full)).size).toBeGreaterThan(10_000_000);
     expect((await readFile(full, "utf8")).startsWith("line 000001 ")).toBe(true);
+    // The kept output is in reach of the read tool without an external_directory ask.
+    const asked = ctx.asks.length;
+    const rest = await readTool.execute({ path: full, offset: 2, limit: 1 }, ctx);
+    expect(rest.output).toContain("line 000002 ");
+    expect(ctx.asks.slice(asked).map((a) => a.permission)).toEqual(["read"]);
   }, 60_000);
 
   it("fails clearly when the sandbox cannot run, and falls back only when allowed", async () => {

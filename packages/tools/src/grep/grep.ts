@@ -5,6 +5,7 @@ import { searchLines, type LineMatch } from "../search/file-search.js";
 import { locateRipgrep, RipgrepError, type RipgrepOption } from "../search/ripgrep.js";
 import { resolveSearchRoot, sortNewestFirst } from "../search/search-root.js";
 import { defineTool, type Tool } from "../tool.js";
+import { truncateOutput } from "../truncate.js";
 import description from "./grep.txt?raw";
 
 /** Options of the `grep` tool. */
@@ -81,10 +82,12 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
       const header = truncated
         ? `Found ${total} matches in ${byFile.size} files (showing the first ${shown}; narrow the pattern, path or include to see others)`
         : `Found ${total} match${total === 1 ? "" : "es"} in ${byFile.size} file${byFile.size === 1 ? "" : "s"}`;
+      // 100 lines of up to 2,000 characters can still exceed the output limit.
+      const out = await truncateOutput(`${header}\n\n${sections.join("\n\n")}`, ctx);
       return {
         title: args.pattern,
-        output: `${header}\n\n${sections.join("\n\n")}`,
-        metadata: { matches: total, files: byFile.size, truncated },
+        output: out.output,
+        metadata: { matches: total, files: byFile.size, truncated: truncated || out.truncated },
       };
     },
   });

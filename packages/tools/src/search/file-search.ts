@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { compileGlob } from "./glob-pattern.js";
 import { compileSearchRegex } from "./search-regex.js";
@@ -57,6 +57,7 @@ export async function searchLines(
       "--with-filename",
       "--no-heading",
       ...RIPGREP_WALK_FLAGS,
+      ...typeFilter(query.file ? undefined : query.include),
       "--glob",
       "!.git",
       "--regexp",
@@ -90,12 +91,8 @@ export async function searchLines(
 // async one (no thread-pool round trips). The walk awaits each folder it reads, so the event loop
 // still gets its turns between folders.
 function searchFile(absolute: string, relative: string, regex: RegExp, onMatch: (match: LineMatch) => void): void {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(absolute);
-  } catch {
-    return;
-  }
+  const bytes = readWhole(absolute);
+  if (!bytes) return;
   // A NUL byte marks a binary file, which ripgrep skips too.
   if (bytes.includes(0)) return;
   const text = bytes.toString("utf8");
@@ -107,4 +104,44 @@ function searchFile(absolute: string, relative: string, regex: RegExp, onMatch: 
     const clean = line.endsWith("\r") ? line.slice(0, -1) : line;
     if (regex.test(clean)) onMatch({ file: relative, line: i + 1, text: clean });
   });
+}
+
+// A name-only include glob (no `/`, not negated) can narrow ripgrep's search through a file type,
+// which, unlike --glob, keeps .gitignore in force; the exact filter above still decides.
+function typeFilter(include: string | undefined): string[] {
+  if (!include || include.includes("/") || include.startsWith("!") || include.includes(":")) return [];
+  return ["--type-add", `latheinclude:${include}`, "--type", "latheinclude"];
+}
+
+// One scratch buffer serves every small file (it is used synchronously, so calls never share it);
+// a larger file grows into a buffer of its own, dropped after use.
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** A file's bytes (a view valid until the next call), or undefined when it cannot be read. */
+function readWhole(absolute: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(absolute, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    let buffer = scratch;
+    let size = 0;
+    for (;;) {
+      if (size === buffer.length) {
+        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, size);
+        buffer = bigger;
+      }
+      const read = readSync(fd, buffer, size, buffer.length - size, null);
+      if (read === 0) break;
+      size += read;
+    }
+    return buffer.subarray(0, size);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

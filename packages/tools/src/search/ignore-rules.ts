@@ -48,7 +48,10 @@ export class IgnoreRules {
   ignores(absolute: string, isDirectory: boolean): boolean {
     for (let i = this.levels.length - 1; i >= 0; i--) {
       const level = this.levels[i]!;
-      const relative = path.relative(level.base, absolute).split(path.sep).join("/");
+      // Entries are always below their levels' folders, so the relative path is a slice.
+      const relative = absolute.startsWith(level.base + path.sep)
+        ? absolute.slice(level.base.length + 1).split(path.sep).join("/")
+        : path.relative(level.base, absolute).split(path.sep).join("/");
       const verdict = level.rules.test(isDirectory ? `${relative}/` : relative);
       forgetCache(level);
       if (verdict.ignored) return true;
