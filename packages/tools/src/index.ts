@@ -50,6 +50,7 @@ export {
   resolveToolPath,
   assertPathArgument,
   sessionDataDir,
+  removeSessionData,
   permissionPath,
   isInside,
   realpathLoose,

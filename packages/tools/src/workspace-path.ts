@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpath, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { InvalidPathError } from "./errors.js";
@@ -26,6 +26,14 @@ export interface ResolvePathOptions {
  */
 export function sessionDataDir(ctx: Pick<ToolContext, "dataDir" | "sessionID">): string {
   return ctx.dataDir ?? path.join(tmpdir(), "lathe", ctx.sessionID.replace(/[^\w.-]/g, "_"));
+}
+
+/**
+ * Removes the session's data directory (kept full outputs). For the host when it removes a session;
+ * a no-op when there is none.
+ */
+export async function removeSessionData(ctx: Pick<ToolContext, "dataDir" | "sessionID">): Promise<void> {
+  await rm(sessionDataDir(ctx), { recursive: true, force: true });
 }
 
 /** Checks a path argument: a non-empty string without NUL bytes. Throws {@link InvalidPathError}. */

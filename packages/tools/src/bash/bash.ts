@@ -42,6 +42,8 @@ const BashParameters = z.object({
 export interface BashMetadata extends Record<string, unknown> {
   /** Exit code; null when the command was killed by a signal. */
   exit: number | null;
+  /** The same as `exit`, under the name some hosts expect. */
+  exitCode: number | null;
   /** The signal that ended the command, if one did. */
   signal: string | null;
   timedOut: boolean;
@@ -187,6 +189,7 @@ async function run(
   const body = out.output || "(no output)";
   const metadata: BashMetadata = {
     exit,
+    exitCode: exit,
     signal,
     timedOut,
     aborted,
