@@ -43,7 +43,7 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     const subdirs: typeof stack = [];
     for (const entry of entries) {
       if (!entry.isDir && !entry.isFile) continue; // links, sockets, devices
-      if (entry.isDir && entry.name === ".git") continue;
+      if (entry.name === ".git") continue; // the folder, or the file of a worktree
       const absolute = path.join(dir, entry.name);
       if (rules.ignores(absolute, entry.isDir)) continue;
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
