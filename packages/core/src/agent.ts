@@ -1,7 +1,10 @@
 import { EventEmitter } from "eventemitter3";
 import { createId, emptyTokens, type Session } from "@lathe/message";
 import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
-import type { Tool } from "@lathe/tools";
+import { builtinTools, type Tool } from "@lathe/tools";
+import { rm } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
 import { forkHistory } from "./fork.js";
@@ -9,7 +12,7 @@ import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
 import { disabled, type PermissionRequest, type Reply } from "@lathe/permission";
 import { AgentPermissions } from "./agent-permissions.js";
-import { runTurn, type TurnRequest } from "./prompt-loop.js";
+import { runTurn, sessionDataDir, type TurnRequest } from "./prompt-loop.js";
 import { SessionUpdater } from "./session-updater.js";
 import type { SessionWriter } from "./session-writer.js";
 import { Run } from "./run.js";
@@ -82,7 +85,7 @@ export class Agent {
       throw new InvalidInputError(`maxSteps must be a positive integer, got ${options.maxSteps}.`);
     }
     const tools = new Map<string, Tool>();
-    for (const tool of options.tools ?? []) {
+    for (const tool of options.tools ?? builtinTools()) {
       if (tools.has(tool.name)) throw new InvalidInputError(`Two tools are named "${tool.name}".`);
       tools.set(tool.name, tool);
     }
@@ -109,6 +112,7 @@ export class Agent {
       model: options.model,
       modelRef: modelRef(options.model),
       cwd: options.cwd ?? process.cwd(),
+      dataDir: options.dataDir ?? defaultDataDir(),
       storage,
       tools,
       permissions,
@@ -268,6 +272,7 @@ export class Agent {
         const session = await rt.storage.getSession(sessionID);
         if (!session) throw new SessionNotFoundError(sessionID);
         await rt.storage.removeSession(sessionID);
+        await rm(sessionDataDir(rt, sessionID), { recursive: true, force: true });
         this.states.delete(sessionID);
         this.emit({ type: "session.deleted", sessionID, session });
       },
@@ -292,6 +297,11 @@ export class Agent {
       },
     };
   }
+}
+
+function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME || join(homedir(), ".local", "share");
+  return join(base, "lathe");
 }
 
 /**

@@ -44,8 +44,13 @@ export interface AgentOptions {
    * or a list of `{ permission, pattern, action }` rules.
    */
   permission?: PermissionRules;
-  /** The tools the model may call; default none. */
+  /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
+  /**
+   * Where Lathe keeps its own files: per-session data (full text of truncated tool outputs) and
+   * workspace snapshots. Default `$XDG_DATA_HOME/lathe` (or `~/.local/share/lathe`).
+   */
+  dataDir?: string;
   /** Extra system instructions from the host, added after Lathe's own. */
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */

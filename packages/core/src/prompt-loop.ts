@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { streamText, tool as aiTool, type ModelMessage, type ToolSet } from "ai";
 import {
   addTokens,
@@ -168,6 +169,15 @@ async function drive(
       maxParallel: rt.options.maxParallelTools ?? 8,
       emit: (event) => rt.emit(event),
       sessionState: rt.sessionState(session.id),
+      dataDir: sessionDataDir(rt, session.id),
+      todos: {
+        get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
+        set: async (todos) => {
+          await rt.updater.update(session.id, (current) => {
+            current.todos = todos;
+          });
+        },
+      },
     });
 
   try {
@@ -246,6 +256,11 @@ async function drive(
     current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
   });
   return { info, parts: recorder.parts };
+}
+
+/** The private directory of a session's tool files. */
+export function sessionDataDir(rt: AgentRuntime, sessionID: string): string {
+  return join(rt.dataDir, "sessions", sessionID);
 }
 
 function instructionList(rt: AgentRuntime): string[] {

@@ -14,6 +14,8 @@ export interface AgentRuntime {
   readonly model: LanguageModel;
   readonly modelRef: ModelRef;
   readonly cwd: string;
+  /** Lathe's own files; see {@link AgentOptions.dataDir}. */
+  readonly dataDir: string;
   readonly storage: Storage;
   readonly tools: ReadonlyMap<string, Tool>;
   readonly permissions: AgentPermissions;

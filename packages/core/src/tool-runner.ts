@@ -1,5 +1,5 @@
 import type { ToolPart } from "@lathe/message";
-import type { Tool, ToolContext, ToolResult } from "@lathe/tools";
+import type { TodoStore, Tool, ToolContext, ToolResult } from "@lathe/tools";
 import { isDoomLoop } from "./doom-loop.js";
 import type { AgentEvent } from "./events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
@@ -23,6 +23,10 @@ export interface ToolRunnerDeps {
   maxParallel: number;
   emit: (event: AgentEvent) => void;
   sessionState: Map<string, unknown>;
+  /** The session's private directory for tool files. */
+  dataDir: string;
+  /** The session's stored todo list. */
+  todos: TodoStore;
 }
 
 /** How a step's tool calls ended. */
@@ -194,6 +198,8 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
       deps.recorder.changed(part);
     },
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
+    dataDir: deps.dataDir,
+    todos: deps.todos,
     state: <T>(key: string, init: () => T): T => {
       if (!deps.sessionState.has(key)) deps.sessionState.set(key, init());
       return deps.sessionState.get(key) as T;

@@ -1,0 +1,103 @@
+// Serialises the snapshot operations on one shadow repository.
+//
+// Why both an in-process queue and a lock file: git's own index.lock only keeps a single command
+// from clobbering another's index write (the loser fails, it does not wait), while one snapshot
+// operation is several commands (list, stage, write-tree, diff, checkout) that must not interleave
+// with another agent's. Agents of one process queue on a promise chain keyed by the repository path
+// (a lock, not shared state: it holds nothing but the tail of the queue and empties itself); the
+// head of the queue then takes a lock file in the repository so agents in other processes sharing
+// the data directory wait too. A lock left by a crashed process is taken over once its pid is gone
+// (same host) or it is older than `staleMs`.
+import { open, readFile, stat, unlink } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { SnapshotLockTimeoutError } from "./errors.js";
+
+/** The lock file's name inside the shadow repository. */
+export const LOCK_FILE = "lathe-snapshot.lock";
+
+/** Timing of the cross-process lock. */
+export interface LockTiming {
+  /** Give up waiting after this long (ms). */
+  timeoutMs: number;
+  /** A lock older than this (ms) is treated as abandoned even if its owner seems alive. */
+  staleMs: number;
+}
+
+const DEFAULT_TIMING: LockTiming = { timeoutMs: 120_000, staleMs: 10 * 60_000 };
+const POLL_MS = 20;
+
+/** Tail of the operation queue of each repository in this process. */
+const queues = new Map<string, Promise<unknown>>();
+
+/** Runs `operation` when every earlier operation on `gitDir` (this process or another) has finished. */
+export function withRepositoryLock<T>(gitDir: string, operation: () => Promise<T>, timing: LockTiming = DEFAULT_TIMING): Promise<T> {
+  const previous = queues.get(gitDir) ?? Promise.resolve();
+  const run = previous.then(
+    () => holdingLockFile(gitDir, operation, timing),
+    () => holdingLockFile(gitDir, operation, timing),
+  );
+  const tail = run.catch(() => undefined);
+  queues.set(gitDir, tail);
+  // The last operation out removes the entry, so the map only holds repositories in use.
+  void tail.then(() => {
+    if (queues.get(gitDir) === tail) queues.delete(gitDir);
+  });
+  return run;
+}
+
+/** Number of repositories with queued operations in this process (for tests). */
+export function queuedRepositories(): number {
+  return queues.size;
+}
+
+async function holdingLockFile<T>(gitDir: string, operation: () => Promise<T>, timing: LockTiming): Promise<T> {
+  const lockPath = join(gitDir, LOCK_FILE);
+  await acquire(lockPath, timing);
+  try {
+    return await operation();
+  } finally {
+    await unlink(lockPath).catch(() => undefined);
+  }
+}
+
+async function acquire(lockPath: string, timing: LockTiming): Promise<void> {
+  const started = Date.now();
+  const owner = `${process.pid} ${hostname()} ${started}`;
+  for (;;) {
+    try {
+      const handle = await open(lockPath, "wx");
+      await handle.writeFile(owner);
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    await removeIfAbandoned(lockPath, timing.staleMs);
+    const waited = Date.now() - started;
+    if (waited >= timing.timeoutMs) throw new SnapshotLockTimeoutError(lockPath, waited);
+    await sleep(POLL_MS);
+  }
+}
+
+async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<void> {
+  const [content, info] = await Promise.all([readFile(lockPath, "utf8").catch(() => undefined), stat(lockPath).catch(() => undefined)]);
+  if (content === undefined || info === undefined) return;
+  const [pid, host] = content.split(" ");
+  // An empty file is a lock being written right now, not an abandoned one (unless it is old).
+  const ownerGone = host === hostname() && pid !== undefined && pid !== "" && !processAlive(Number(pid));
+  if (!ownerGone && Date.now() - info.mtimeMs < staleMs) return;
+  // Only remove the lock we judged: another waiter may have replaced it in the meantime.
+  if ((await readFile(lockPath, "utf8").catch(() => undefined)) === content) await unlink(lockPath).catch(() => undefined);
+}
+
+function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
