@@ -177,3 +177,36 @@ describe("approvals that outlive the process", () => {
     });
   }
 });
+
+describe("rule layers", () => {
+  it("the plan agent cannot edit; per-agent host rules come last", async () => {
+    const { writeFileSync, mkdtempSync, readFileSync } = await import("node:fs");
+    const cwd = mkdtempSync(join(tmpdir(), "lathe-plan-"));
+    writeFileSync(join(cwd, "a.txt"), "old\n");
+    const model = mockModel([
+      { toolCalls: [{ name: "write", input: { path: "a.txt", content: "new\n" } }] },
+      { text: "I cannot edit in plan mode." },
+      { toolCalls: [{ name: "deploy", input: { target: "prod/api" } }] },
+      { text: "denied for plan" },
+    ]);
+    const log: string[] = [];
+    const agent = createAgent({
+      model,
+      cwd,
+      dataDir: join(cwd, ".data"),
+      tools: [deployTool(log), ...(await import("@lathe/tools")).builtinTools()],
+      permission: { deploy: "allow" },
+      agents: { plan: { permission: { deploy: { "prod/*": "deny" } } } },
+    });
+    const s = await agent.sessions.create();
+    const first = await agent.prompt(s.id, "change a.txt", { agent: "plan" });
+    // The write tool is not even offered to the plan agent.
+    expect(model.calls[0]!.tools?.map((t) => t.name)).not.toContain("write");
+    expect(first.parts.find((p) => p.type === "tool")).toMatchObject({ state: { status: "error" } });
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("old\n");
+    const second = await agent.prompt(s.id, "deploy", { agent: "plan" });
+    expect(second.parts.find((p) => p.type === "tool")).toMatchObject({ state: { status: "error" } });
+    expect(log).toEqual([]);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+});

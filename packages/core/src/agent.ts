@@ -98,6 +98,9 @@ export class Agent {
     const permissions = new AgentPermissions({
       approve: options.approve,
       global: options.permission,
+      perAgent: Object.fromEntries(
+        Object.entries(options.agents ?? {}).flatMap(([name, settings]) => (settings.permission ? [[name, settings.permission]] : [])),
+      ),
       storage,
       updater,
       emit,

@@ -8,6 +8,7 @@ export { createAgent, Agent, type SessionsApi, type PermissionsApi, type CreateS
 export { Run, type RunResult } from "./run.js";
 export type {
   AgentOptions,
+  AgentSettings,
   ApproveFn,
   PermissionReply,
   PermissionRequest,

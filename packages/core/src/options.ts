@@ -44,6 +44,12 @@ export interface AgentOptions {
    * or a list of `{ permission, pattern, action }` rules.
    */
   permission?: PermissionRules;
+  /**
+   * Settings per agent name (`build`, `plan`, `explore`, `general`, or a host's own). Rules merge in
+   * this order, the last match winning: Lathe's defaults → the built-in agent's rules → `permission`
+   * → the agent's `permission` here.
+   */
+  agents?: Record<string, AgentSettings>;
   /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
   /**
@@ -73,6 +79,12 @@ export interface AgentOptions {
   flushIntervalMs?: number;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
+}
+
+/** Settings of one agent. */
+export interface AgentSettings {
+  /** Rules for this agent only, applied after the host's global `permission`. */
+  permission?: PermissionRules;
 }
 
 /** Input of a prompt: plain text, or parts. */

@@ -55,3 +55,16 @@ export class SnapshotLockTimeoutError extends Error {
     super(`Timed out after ${waitedMs} ms waiting for the snapshot lock ${lockPath}.`);
   }
 }
+
+/** Thrown when git's output is not in the expected format (a git version the engine does not understand). */
+export class GitOutputError extends Error {
+  override readonly name = "GitOutputError";
+  constructor(
+    /** The git command. */
+    readonly command: string,
+    /** The part of the output that could not be read. */
+    readonly output: string,
+  ) {
+    super(`Unexpected output from git ${command}: ${JSON.stringify(output.slice(0, 200))}`);
+  }
+}

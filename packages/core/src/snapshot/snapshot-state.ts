@@ -19,8 +19,13 @@ export type SnapshotState = z.infer<typeof SnapshotState>;
 
 const STATE_FILE = "lathe-state.json";
 
-/** Reads the state; a missing or unreadable file gives a fresh state (the next run rebuilds it). */
-export async function loadState(gitDir: string): Promise<SnapshotState> {
+/** The state of a repository that has none stored yet (or an unreadable one: the next run rebuilds it). */
+export function freshState(): SnapshotState {
+  return { largeFiles: [], excludeStamp: "", gcAt: Date.now() };
+}
+
+/** Reads the stored state, or undefined when there is none (or it cannot be read). */
+export async function loadState(gitDir: string): Promise<SnapshotState | undefined> {
   const text = await readFile(join(gitDir, STATE_FILE), "utf8").catch(() => undefined);
   if (text !== undefined) {
     try {
@@ -30,7 +35,7 @@ export async function loadState(gitDir: string): Promise<SnapshotState> {
       // Corrupt JSON (a crash mid-write on a filesystem without atomic rename): start afresh.
     }
   }
-  return { largeFiles: [], excludeStamp: "", gcAt: Date.now() };
+  return undefined;
 }
 
 /** Writes the state atomically (temp file, then rename). */
