@@ -1,0 +1,273 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isStdio, type McpServerConfig } from "./config.js";
+import { McpAbortedError, McpCallError, McpClosedError, McpConnectError, McpTimeoutError } from "./errors.js";
+import type { McpServerState, McpServerStatus } from "./server-status.js";
+import { ProcessGroupStdioTransport } from "./stdio-transport.js";
+
+export type { McpToolInfo };
+
+/** One live MCP session: a client on a transport, and the tools the server listed. */
+interface Live {
+  client: Client;
+  transport: Transport;
+  tools: McpToolInfo[];
+  /** The transport closed underneath us (the process exited, the stream ended). */
+  lost: boolean;
+}
+
+/** Timeouts for one server, after per-server overrides. */
+export interface ServerTimeouts {
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+/** How a call is made: its abort signal and where progress reports go. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+const CLIENT_INFO = { name: "lathe", version: "0.0.0" };
+// How long a server that missed a call's deadline has to answer a ping before it counts as hung.
+const PING_TIMEOUT_MS = 5_000;
+// How long closing an HTTP session may take before the transport is simply dropped.
+const TERMINATE_TIMEOUT_MS = 1_000;
+
+/**
+ * One configured server: connects on demand, reconnects after its connection was lost, makes calls
+ * with a timeout and an abort signal, and tells a lost connection (drop it, reconnect next time) from
+ * a server that answered with an error (keep it). Never throws anything but this package's errors.
+ */
+export class ServerConnection {
+  private live: Live | undefined;
+  private connecting: Promise<Live> | undefined;
+  private readonly disposals = new Set<Promise<void>>();
+  private state: McpServerState = "idle";
+  private error: string | undefined;
+  private connects = 0;
+  private shut = false;
+
+  constructor(
+    readonly name: string,
+    private readonly config: McpServerConfig,
+    private readonly defaults: ServerTimeouts,
+  ) {}
+
+  /** How long a call may wait for an answer. */
+  get timeoutMs(): number {
+    return this.config.timeoutMs ?? this.defaults.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.config.connectTimeoutMs ?? this.defaults.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  }
+
+  /** The connection's state; `tools` is left for the tool source to fill in. */
+  status(): Omit<McpServerStatus, "tools"> {
+    const transport = this.live?.transport;
+    const pid = transport instanceof ProcessGroupStdioTransport && !transport.exited ? transport.pid : undefined;
+    return {
+      state: this.state,
+      transport: isStdio(this.config) ? "stdio" : "http",
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      ...(pid !== undefined ? { pid } : {}),
+      connects: this.connects,
+    };
+  }
+
+  /** The server's tools, connecting first if there is no live connection. */
+  async listTools(): Promise<McpToolInfo[]> {
+    return (await this.connection()).tools;
+  }
+
+  /** Calls a tool. Throws {@link McpTimeoutError}, {@link McpCallError}, {@link McpAbortedError} and the like. */
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const { signal } = options;
+    if (signal?.aborted) throw new McpAbortedError(this.name, tool);
+    const live = await this.connection(signal, tool);
+    try {
+      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(signal ? { signal } : {}),
+        timeout: this.timeoutMs,
+        // The timeout measures silence: a long operation that reports progress is still alive.
+        resetTimeoutOnProgress: true,
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw await this.callFailure(live, tool, error, signal);
+    }
+  }
+
+  /** Closes the connection (a stdio server's processes included) and refuses further calls. */
+  async close(): Promise<void> {
+    this.shut = true;
+    this.state = "closed";
+    await this.connecting?.catch(() => {});
+    const live = this.live;
+    this.live = undefined;
+    if (live) this.dispose(live, false);
+    await Promise.all([...this.disposals]);
+  }
+
+  private async connection(signal?: AbortSignal, tool?: string): Promise<Live> {
+    if (this.shut) throw new McpClosedError(this.name);
+    if (this.live && !this.live.lost) return this.live;
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    if (!signal) return this.connecting;
+    // The attempt goes on for later calls; only this caller stops waiting.
+    return new Promise<Live>((resolve, reject) => {
+      const onAbort = () => reject(new McpAbortedError(this.name, tool ?? "(connect)"));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.connecting!.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  }
+
+  private async connect(): Promise<Live> {
+    this.state = "connecting";
+    const transport = this.transport();
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const live: Live = { client, transport, tools: [], lost: false };
+    client.onclose = () => {
+      live.lost = true;
+      if (this.live === live && !this.shut) this.lose(live, `the connection closed${this.stderrNote(live)}`, false);
+    };
+    // Transport noise (a stray stdout line, EPIPE after a crash) surfaces through the calls it breaks.
+    client.onerror = () => {};
+    try {
+      await client.connect(transport, { timeout: this.connectTimeoutMs });
+      live.tools = await this.listAll(client);
+    } catch (error) {
+      const reason = `${describe(error)}${this.stderrNote(live)}`;
+      this.dispose(live, true);
+      if (this.shut) throw new McpClosedError(this.name);
+      this.state = "failed";
+      this.error = reason;
+      throw new McpConnectError(this.name, reason);
+    }
+    if (this.shut) {
+      this.dispose(live, false);
+      throw new McpClosedError(this.name);
+    }
+    this.live = live;
+    this.state = "connected";
+    this.error = undefined;
+    this.connects++;
+    return live;
+  }
+
+  private transport(): Transport {
+    const config = this.config;
+    if (isStdio(config)) {
+      return new ProcessGroupStdioTransport({
+        command: config.command,
+        ...(config.args ? { args: config.args } : {}),
+        ...(config.env ? { env: config.env } : {}),
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+      });
+    }
+    return new StreamableHTTPClientTransport(new URL(config.url), config.headers ? { requestInit: { headers: config.headers } } : undefined);
+  }
+
+  private async listAll(client: Client): Promise<McpToolInfo[]> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.connectTimeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    // Tools that must run as MCP tasks cannot be called with a plain tools/call.
+    return tools.filter((tool) => tool.execution?.taskSupport !== "required");
+  }
+
+  /** Turns a failed call into this package's error, dropping the connection when it is broken. */
+  private async callFailure(live: Live, tool: string, error: unknown, signal: AbortSignal | undefined): Promise<Error> {
+    if (this.shut) return new McpClosedError(this.name);
+    if (signal?.aborted) return new McpAbortedError(this.name, tool);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !live.lost) {
+      const responsive = await this.ping(live);
+      if (!responsive) this.lose(live, `the server stopped responding (a call to "${tool}" timed out and a ping failed)`, true);
+      return new McpTimeoutError(this.name, tool, this.timeoutMs, !responsive);
+    }
+    if (!live.lost && (isServerAnswer(error) || isMalformedAnswer(error))) {
+      return new McpCallError(this.name, tool, describe(error), false);
+    }
+    const reason = `${describe(error)}${this.stderrNote(live)}`;
+    this.lose(live, reason, false);
+    return new McpCallError(this.name, tool, reason, true);
+  }
+
+  private async ping(live: Live): Promise<boolean> {
+    try {
+      await live.client.ping({ timeout: Math.min(PING_TIMEOUT_MS, this.timeoutMs) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Forgets a broken connection so the next call makes a new one; closes (or kills) the old one. */
+  private lose(live: Live, reason: string, kill: boolean): void {
+    live.lost = true;
+    if (this.live === live) {
+      this.live = undefined;
+      if (!this.shut) {
+        this.state = "disconnected";
+        this.error = reason;
+      }
+    }
+    this.dispose(live, kill);
+  }
+
+  private dispose(live: Live, kill: boolean): void {
+    const done = closeLive(live, kill).finally(() => this.disposals.delete(done));
+    this.disposals.add(done);
+  }
+
+  private stderrNote(live: Live): string {
+    const transport = live.transport;
+    if (!(transport instanceof ProcessGroupStdioTransport)) return "";
+    const tail = transport.stderr.trim().split("\n").slice(-5).join("\n").trim();
+    return tail ? ` (server stderr: ${tail})` : "";
+  }
+}
+
+async function closeLive(live: Live, kill: boolean): Promise<void> {
+  const transport = live.transport;
+  try {
+    if (transport instanceof ProcessGroupStdioTransport && kill) await transport.kill();
+    if (transport instanceof StreamableHTTPClientTransport && !kill && !live.lost && transport.sessionId) {
+      // Tell the server the session is over, without letting a slow server hold up closing.
+      await Promise.race([transport.terminateSession().catch(() => {}), delay(TERMINATE_TIMEOUT_MS)]);
+    }
+    await live.client.close();
+  } catch {
+    // Closing is best effort; the process group is ended either way.
+  }
+}
+
+/** The server answered the request with a JSON-RPC error: the connection itself is fine. */
+function isServerAnswer(error: unknown): boolean {
+  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
+}
+
+/** The server's answer arrived but does not parse as a tool result. */
+function isMalformedAnswer(error: unknown): boolean {
+  return error instanceof Error && (error.name === "ZodError" || error.name === "$ZodError");
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
