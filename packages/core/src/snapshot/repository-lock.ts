@@ -8,7 +8,7 @@
 // head of the queue then takes a lock file in the repository so agents in other processes sharing
 // the data directory wait too. A lock left by a crashed process is taken over once its pid is gone
 // (same host) or it is older than `staleMs`.
-import { open, readFile, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -54,6 +54,7 @@ export function queuedRepositories(): number {
 
 async function holdingLockFile<T>(gitDir: string, operation: () => Promise<T>, timing: LockTiming): Promise<T> {
   const lockPath = join(gitDir, LOCK_FILE);
+  await mkdir(gitDir, { recursive: true });
   await acquire(lockPath, timing);
   try {
     return await operation();
