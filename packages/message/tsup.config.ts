@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { packageConfig } from "../../tsup.base.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node22",
-});
+export default packageConfig();

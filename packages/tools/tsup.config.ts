@@ -1,14 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { defineConfig } from "tsup";
+import { packageConfig } from "../../tsup.base.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node22",
+export default packageConfig({
   // Tool descriptions are `import text from "./x.txt?raw"` (what Vite, and so vitest, understands);
   // this plugin gives esbuild the same meaning, so the text is inlined into dist/index.js.
   esbuildPlugins: [
