@@ -71,7 +71,7 @@ export class ShadowRepository {
     const exists = await stat(join(this.gitDir, "HEAD")).catch(() => undefined);
     if (!exists) {
       await mkdir(this.gitDir, { recursive: true });
-      await this.rawGit(["-c", "init.defaultBranch=snapshots", "init", "--quiet"]);
+      await this.rawGit(["-c", "init.defaultBranch=snapshots", "init", "--quiet", "--template="]);
     }
     await mkdir(join(this.gitDir, "info"), { recursive: true });
     await writeFile(join(this.gitDir, "info", "attributes"), ATTRIBUTES);

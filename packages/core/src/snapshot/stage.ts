@@ -25,6 +25,8 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
   await repo.ensureCreated();
   const stored = await loadState(repo.gitDir);
   const state = stored ?? freshState();
+  // The exclude file must be right before git lists anything (a first run, an edited or lost file).
+  await writeExcludeFile(repo.gitDir, state.largeFiles, repo.selfExcludePattern());
   const listed = splitNul(await repo.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]));
   // A path ending in "/" is a nested git repository: its files belong to that repository, not ours.
   const candidates = new Set(listed.filter((path) => !path.endsWith("/")));
