@@ -10,7 +10,7 @@ export type PostgresMigration = Migration<pg.PoolClient>;
  * in `schema_version`.
  *
  * @returns the schema version the database has now.
- * @throws {@link StorageVersionError} when the database is newer than the migrations.
+ * @throws `StorageVersionError` (from `@lathe/storage`) when the database is newer than the migrations.
  */
 export async function migratePostgres(client: pg.PoolClient, schema: string, migrations: readonly PostgresMigration[]): Promise<number> {
   await client.query("BEGIN");

@@ -40,8 +40,8 @@ export interface Lease {
 export interface Storage {
   /**
    * Applies a batch of writes atomically: upserts (sessions, then messages, then parts) before
-   * removals. Every record is validated first ({@link validateBatch}); an invalid batch rejects
-   * with {@link InvalidBatchError} and stores nothing.
+   * removals. Every record is validated first (`validateBatch`); an invalid batch rejects
+   * with `InvalidBatchError` and stores nothing.
    */
   write(batch: WriteBatch): Promise<void>;
   /** A session, or undefined when there is none with that id. */
