@@ -154,6 +154,17 @@ describe("mcpTools over stdio (server-everything)", () => {
     expect(source.status().everything).toMatchObject({ state: "connected", pid, connects: 1 });
   });
 
+  it("progress reports reach the tool context and keep a long call within its timeout alive", async () => {
+    const source = everything({ timeoutMs: 800 });
+    const tools = await source.tools();
+    const { ctx, progress } = toolContext();
+    // 2 s in 4 steps: longer than the timeout, but never silent for that long.
+    const result = await toolNamed(tools, "everything_trigger-long-running-operation").execute({ duration: 2, steps: 4 }, ctx);
+    expect(result.output).toMatch(/completed/i);
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect(progress[0]).toMatchObject({ metadata: { progress: 1, total: 4 } });
+  });
+
   it("an aborted call stops at once with McpAbortedError; the server stays usable", async () => {
     const source = everything();
     const tools = await source.tools();
