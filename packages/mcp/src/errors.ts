@@ -79,7 +79,7 @@ export class McpTimeoutError extends Error {
     readonly unresponsive: boolean,
   ) {
     super(
-      `MCP tool "${tool}" of server "${server}" did not answer within ${timeoutMs} ms.` +
+      `MCP tool "${tool}" of server "${server}" timed out: no answer within ${timeoutMs} ms.` +
         (unresponsive
           ? ` The server does not respond at all; it is restarted on the next call.`
           : ` The call was cancelled; the server itself still responds.`),

@@ -71,7 +71,7 @@ describe("mcpTools over streamable HTTP (an SDK server in the test)", () => {
       .execute({}, toolContext().ctx)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpTimeoutError);
-    expect((error as Error).message).toMatch(/did not answer within 300 ms/);
+    expect((error as Error).message).toMatch(/timed out: no answer within 300 ms/);
     expect(error).toMatchObject({ unresponsive: false });
     await eventually(() => server.cancelled === 1);
     expect((await toolNamed(tools, "remote_add").execute({ a: 1, b: 1 }, toolContext().ctx)).output).toBe("2");

@@ -31,8 +31,9 @@ export interface CallOptions {
 }
 
 const CLIENT_INFO = { name: "lathe", version: "0.0.0" };
-// How long a server that missed a call's deadline has to answer a ping before it counts as hung.
-const PING_TIMEOUT_MS = 5_000;
+// How long a server that missed a call's deadline has to answer a ping before it counts as hung: at
+// least a second (a busy machine must not make a healthy server look hung), at most five.
+const PING_TIMEOUT_MS = { min: 1_000, max: 5_000 };
 // How long closing an HTTP session may take before the transport is simply dropped.
 const TERMINATE_TIMEOUT_MS = 1_000;
 
@@ -206,7 +207,7 @@ export class ServerConnection {
 
   private async ping(live: Live): Promise<boolean> {
     try {
-      await live.client.ping({ timeout: Math.min(PING_TIMEOUT_MS, this.timeoutMs) });
+      await live.client.ping({ timeout: Math.min(PING_TIMEOUT_MS.max, Math.max(PING_TIMEOUT_MS.min, this.timeoutMs)) });
       return true;
     } catch {
       return false;
