@@ -53,13 +53,15 @@ export class AgentPermissions implements PermissionGate {
    */
   private readonly answeredRestored = new Map<string, Set<string>>();
   private readonly global: Ruleset;
-  private readonly perAgent: Record<string, Ruleset>;
 
   constructor(
     private readonly options: {
       approve?: ApproveFn | undefined;
       global?: PermissionRules | undefined;
-      perAgent?: Record<string, PermissionRules> | undefined;
+      /** The built-in agents' own rules, where they replace the permission engine's defaults. */
+      agentLayer?: ReadonlyMap<string, PermissionRules>;
+      /** The host's rules per agent. */
+      hostLayer?: ReadonlyMap<string, PermissionRules>;
       storage: Storage;
       updater: SessionUpdater;
       emit: (event: AgentEvent) => void;
@@ -68,7 +70,6 @@ export class AgentPermissions implements PermissionGate {
     },
   ) {
     this.global = toRules(options.global);
-    this.perAgent = Object.fromEntries(Object.entries(options.perAgent ?? {}).map(([name, rules]) => [name, toRules(rules)]));
     const { updater, emit } = options;
     this.service = new PermissionService({
       ...(options.approve ? { approve: options.approve } : {}),
@@ -110,7 +111,13 @@ export class AgentPermissions implements PermissionGate {
   ruleset(agent: string): Ruleset {
     let rules = this.rulesets.get(agent);
     if (!rules) {
-      rules = agentRuleset(agent, { global: this.global, ...(this.perAgent[agent] ? { perAgent: this.perAgent[agent] } : {}) });
+      const own = this.options.agentLayer?.get(agent);
+      const host = this.options.hostLayer?.get(agent);
+      rules = agentRuleset(agent, {
+        global: this.global,
+        ...(own ? { agent: toRules(own) } : {}),
+        ...(host ? { perAgent: toRules(host) } : {}),
+      });
       this.rulesets.set(agent, rules);
     }
     return rules;

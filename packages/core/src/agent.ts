@@ -1,5 +1,5 @@
 import { EventEmitter } from "eventemitter3";
-import { createId, emptyTokens, type Session } from "@lathe/message";
+import { addTokens, createId, emptyTokens, type Session, type TokenUsage } from "@lathe/message";
 import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
 import { builtinTools, type Tool } from "@lathe/tools";
 import { rm } from "node:fs/promises";
@@ -10,12 +10,14 @@ import type { AgentEvent, AgentEventMap } from "./events.js";
 import { forkHistory } from "./fork.js";
 import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
-import { disabled, type PermissionRequest, type Reply } from "@lathe/permission";
+import { disabled, evaluate, type PermissionRequest, type Reply } from "@lathe/permission";
+import { AgentRegistry, type AgentDefinition } from "./agents.js";
+import { createTaskTool, type SubagentRunner } from "./task-tool.js";
 import { AgentPermissions } from "./agent-permissions.js";
 import { runTurn, sessionDataDir, type TurnRequest } from "./prompt-loop.js";
 import { SessionUpdater } from "./session-updater.js";
 import type { SessionWriter } from "./session-writer.js";
-import { Run } from "./run.js";
+import { Run, type RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 
 /** Fields a host may set when creating a session. */
@@ -75,6 +77,8 @@ export class Agent {
   private readonly runtime: AgentRuntime;
   private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
   private readonly states = new Map<string, Map<string, unknown>>();
+  /** Child session → parent session, while a subagent task runs. */
+  private readonly parents = new Map<string, string>();
   private readonly ownsStorage: boolean;
   private closed = false;
 
@@ -95,12 +99,12 @@ export class Agent {
     const prices = options.prices ?? {};
     const updater = new SessionUpdater(storage, emit);
     const writers = new Map<string, SessionWriter>();
+    const agents = new AgentRegistry(options.agents);
     const permissions = new AgentPermissions({
       approve: options.approve,
       global: options.permission,
-      perAgent: Object.fromEntries(
-        Object.entries(options.agents ?? {}).flatMap(([name, settings]) => (settings.permission ? [[name, settings.permission]] : [])),
-      ),
+      agentLayer: agents.agentLayer,
+      hostLayer: agents.hostLayer,
       storage,
       updater,
       emit,
@@ -110,10 +114,17 @@ export class Agent {
       },
     });
     const offered = new Map<string, ReadonlyMap<string, Tool>>();
+    const defaultModel = { model: options.model, ref: modelRef(options.model) };
     this.runtime = {
       options,
       model: options.model,
-      modelRef: modelRef(options.model),
+      modelRef: defaultModel.ref,
+      agents,
+      hooks: options.hooks,
+      modelFor: (agent) => {
+        const own = agents.get(agent).model;
+        return own ? { model: own, ref: modelRef(own) } : defaultModel;
+      },
       cwd: options.cwd ?? process.cwd(),
       dataDir: options.dataDir ?? defaultDataDir(),
       storage,
@@ -122,13 +133,12 @@ export class Agent {
       updater,
       writers,
       toolsFor: (agent) => {
-        let tools2 = offered.get(agent);
-        if (!tools2) {
-          const hidden = disabled(tools.keys(), permissions.ruleset(agent));
-          tools2 = new Map([...tools].filter(([name]) => !hidden.has(name)));
-          offered.set(agent, tools2);
+        let forAgent = offered.get(agent);
+        if (!forAgent) {
+          forAgent = this.offeredTools(agent, tools);
+          offered.set(agent, forAgent);
         }
-        return tools2;
+        return forAgent;
       },
       leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
       emit,
@@ -158,6 +168,7 @@ export class Agent {
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
     }
+    if (options.agent !== undefined) this.runtime.agents.get(options.agent);
     return this.start(sessionID, { kind: "prompt", input, options }, options);
   }
 
@@ -234,14 +245,67 @@ export class Agent {
     if (this.ownsStorage) await this.runtime.storage.close();
   }
 
+  /** The agents this instance knows, built-in and the host's (hidden internal agents left out). */
+  agents(): AgentDefinition[] {
+    return this.runtime.agents.list();
+  }
+
   private emit(event: AgentEvent): void {
-    this.runs.get(event.sessionID)?.run.push(event);
+    // A subagent's events reach its own run and the runs of every session above it.
+    for (let id: string | undefined = event.sessionID; id !== undefined; id = this.parents.get(id)) {
+      this.runs.get(id)?.run.push(event);
+    }
     // A listener that throws must not break the loop; it is reported as a process warning.
     try {
       this.emitter.emit(event.type, event as never);
       this.emitter.emit("*", event);
     } catch (error) {
       process.emitWarning(`A Lathe event listener threw on ${event.type}: ${String(error)}`, "LatheListenerWarning");
+    }
+  }
+
+  /** The tools an agent is offered: its switches, minus those its rules deny outright, plus the task tool. */
+  private offeredTools(agent: string, tools: ReadonlyMap<string, Tool>): ReadonlyMap<string, Tool> {
+    const definition = this.runtime.agents.get(agent);
+    const ruleset = this.runtime.permissions.ruleset(agent);
+    const switchedOff = (name: string) => definition.tools?.[name] === false;
+    const hidden = disabled([...tools.keys(), "task"], ruleset);
+    const offered = new Map([...tools].filter(([name]) => !hidden.has(name) && !switchedOff(name)));
+    const subagents = this.runtime.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
+    if (subagents.length > 0 && !hidden.has("task") && !switchedOff("task") && !offered.has("task")) {
+      offered.set("task", createTaskTool(subagents, { runTask: (input) => this.runTask(input) }));
+    }
+    return offered;
+  }
+
+  /** Runs a subagent task in a child session; see {@link SubagentRunner}. */
+  private async runTask(input: Parameters<SubagentRunner["runTask"]>[0]): Promise<RunResult & { sessionID: string }> {
+    const storage = this.runtime.storage;
+    let child: Session | undefined;
+    if (input.taskID !== undefined) {
+      child = await storage.getSession(input.taskID);
+      if (!child || child.parentID !== input.parentSessionID) {
+        throw new InvalidInputError(`There is no task ${input.taskID} of this session to continue.`);
+      }
+    } else {
+      child = await this.sessions.create({ parentID: input.parentSessionID, title: `${input.description} (@${input.agent})` });
+    }
+    const before = child.usage;
+    this.parents.set(child.id, input.parentSessionID);
+    input.onStart?.(child.id);
+    try {
+      const result = await this.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal });
+      // Roll the child's usage (its own and its subagents') up into the parent session.
+      const after = (await storage.getSession(child.id))?.usage ?? before;
+      await this.runtime.updater.update(input.parentSessionID, (parent) => {
+        parent.usage = {
+          tokens: addTokens(parent.usage.tokens, subtractTokens(after.tokens, before.tokens)),
+          cost: parent.usage.cost + (after.cost - before.cost),
+        };
+      });
+      return { ...result, sessionID: child.id };
+    } finally {
+      this.parents.delete(child.id);
     }
   }
 
@@ -300,6 +364,15 @@ export class Agent {
       },
     };
   }
+}
+
+function subtractTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input - b.input,
+    output: a.output - b.output,
+    reasoning: a.reasoning - b.reasoning,
+    cache: { read: a.cache.read - b.cache.read, write: a.cache.write - b.cache.write },
+  };
 }
 
 function defaultDataDir(): string {

@@ -8,7 +8,6 @@ export { createAgent, Agent, type SessionsApi, type PermissionsApi, type CreateS
 export { Run, type RunResult } from "./run.js";
 export type {
   AgentOptions,
-  AgentSettings,
   ApproveFn,
   PermissionReply,
   PermissionRequest,
@@ -23,5 +22,8 @@ export type { PermissionRules } from "./agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./usage.js";
 export { DOOM_LOOP_THRESHOLD } from "./doom-loop.js";
-export { BASE_PROMPT, MAX_STEPS_PROMPT } from "./system-prompt.js";
+export { MAX_STEPS_PROMPT } from "./system-prompt.js";
 export * from "./snapshot/index.js";
+export { BUILTIN_AGENTS, PLAN_FILES, type AgentDefinition, type AgentConfig, type AgentMode } from "./agents.js";
+export { HookError, type Hooks, type HookSignatures, type HookList, type HookName, type HookContext, type ChatParams } from "./hooks.js";
+export { BASE_PROMPTS, INSTRUCTION_FILES, modelFamily, type ModelFamily } from "./system-prompt.js";

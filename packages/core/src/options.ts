@@ -3,6 +3,8 @@ import type { StoredPermissionRequest } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agent-permissions.js";
+import type { AgentConfig } from "./agents.js";
+import type { Hooks } from "./hooks.js";
 
 /** Prices of a model in US dollars per million tokens. */
 export interface ModelPrice {
@@ -45,11 +47,18 @@ export interface AgentOptions {
    */
   permission?: PermissionRules;
   /**
-   * Settings per agent name (`build`, `plan`, `explore`, `general`, or a host's own). Rules merge in
-   * this order, the last match winning: Lathe's defaults → the built-in agent's rules → `permission`
-   * → the agent's `permission` here.
+   * Agents by name: override a built-in (`build`, `plan`, `explore`, `general`) or add your own (then
+   * `description` is required). Rules merge in this order, the last match winning: Lathe's defaults →
+   * the built-in agent's rules → `permission` → the agent's `permission` here.
    */
-  agents?: Record<string, AgentSettings>;
+  agents?: Record<string, AgentConfig>;
+  /** Typed hooks into the loop; see {@link Hooks}. */
+  hooks?: Hooks;
+  /**
+   * More instruction files for the system prompt (absolute, or relative to `cwd`), after the
+   * `AGENTS.md`, `CLAUDE.md` and `CONTEXT.md` files found from the workspace up to its repository root.
+   */
+  instructionFiles?: string[];
   /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
   /**
@@ -79,12 +88,6 @@ export interface AgentOptions {
   flushIntervalMs?: number;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
-}
-
-/** Settings of one agent. */
-export interface AgentSettings {
-  /** Rules for this agent only, applied after the host's global `permission`. */
-  permission?: PermissionRules;
 }
 
 /** Input of a prompt: plain text, or parts. */

@@ -13,7 +13,9 @@ import {
   type ToolPart,
   type UserMessage,
 } from "@lathe/message";
-import type { Tool } from "@lathe/tools";
+import type { Tool, ToolContext } from "@lathe/tools";
+import { runHooks, type ChatParams } from "./hooks.js";
+import { expandReferences } from "./references.js";
 import { NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
@@ -83,7 +85,17 @@ async function answer(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const agentName = options.agent ?? DEFAULT_AGENT;
+  const { ref } = rt.modelFor(agentName);
   const user = userMessage(session.id, agentName, input, options);
+  if (typeof input === "string") {
+    const expanded = await expandReferences(input, {
+      cwd: rt.cwd,
+      agents: rt.agents,
+      toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
+    });
+    for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+  }
+  await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });
   writer.message(user.info);
   for (const part of user.parts) writer.part(part);
   await writer.flush();
@@ -96,8 +108,8 @@ async function answer(
     role: "assistant",
     parentID: user.info.id,
     time: { created: Date.now() },
-    providerID: rt.modelRef.providerID,
-    modelID: rt.modelRef.modelID,
+    providerID: ref.providerID,
+    modelID: ref.modelID,
     agent: agentName,
     cwd: rt.cwd,
     tokens: emptyTokens(),
@@ -155,8 +167,10 @@ async function drive(
 ): Promise<RunResult> {
   const info = recorder.message;
   const agentName = options.agent ?? DEFAULT_AGENT;
-  const system = buildSystemPrompt({ cwd: rt.cwd, instructions: instructionList(rt), system: options.system });
-  const maxSteps = options.maxSteps ?? rt.options.maxSteps;
+  const definition = rt.agents.get(agentName);
+  const { model, ref } = rt.modelFor(agentName);
+  const hookContext = { sessionID: session.id, agent: agentName };
+  const maxSteps = options.maxSteps ?? definition.steps ?? rt.options.maxSteps;
   const offered = rt.toolsFor(agentName);
   const toolSet = aiToolSet(offered);
   const runCalls = (calls: ToolCall[]) =>
@@ -169,6 +183,7 @@ async function drive(
       maxParallel: rt.options.maxParallelTools ?? 8,
       emit: (event) => rt.emit(event),
       sessionState: rt.sessionState(session.id),
+      hooks: rt.hooks,
       dataDir: sessionDataDir(rt, session.id),
       todos: {
         get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
@@ -190,29 +205,50 @@ async function drive(
     for (let step = 1; !stop; step++) {
       if (signal.aborted) break;
       const lastStep = maxSteps !== undefined && step >= maxSteps;
-      const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: rt.modelRef });
+      const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: ref });
       if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
+      const system = {
+        system: buildSystemPrompt({
+          model: ref,
+          cwd: rt.cwd,
+          agentPrompt: definition.prompt,
+          instructions: instructionList(rt),
+          instructionFiles: rt.options.instructionFiles,
+          system: options.system,
+        }),
+      };
+      await runHooks(rt.hooks, "chat.system", { ...hookContext, model: ref }, system);
+      const params: ChatParams = {
+        ...optional("temperature", definition.temperature ?? rt.options.temperature),
+        ...optional("topP", definition.topP ?? rt.options.topP),
+        ...optional("maxOutputTokens", rt.options.maxOutputTokens),
+        providerOptions: structuredClone(rt.options.providerOptions ?? {}),
+        headers: { ...rt.options.headers },
+      };
+      await runHooks(rt.hooks, "chat.params", { ...hookContext, model: ref }, params);
 
       const result = streamText({
-        model: rt.model,
-        instructions: system,
+        model,
+        instructions: system.system.join("\n\n"),
         messages,
         ...(offered.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
         maxRetries: 0,
         // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
         onError: () => {},
         abortSignal: signal,
-        ...(rt.options.temperature !== undefined ? { temperature: rt.options.temperature } : {}),
-        ...(rt.options.topP !== undefined ? { topP: rt.options.topP } : {}),
-        ...(rt.options.maxOutputTokens !== undefined ? { maxOutputTokens: rt.options.maxOutputTokens } : {}),
-        ...(rt.options.providerOptions ? { providerOptions: rt.options.providerOptions as never } : {}),
-        ...(rt.options.headers ? { headers: rt.options.headers } : {}),
+        ...optional("temperature", params.temperature),
+        ...optional("topP", params.topP),
+        ...optional("maxOutputTokens", params.maxOutputTokens),
+        ...(Object.keys(params.providerOptions).length > 0 ? { providerOptions: params.providerOptions as never } : {}),
+        ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
       });
+      const stepStart = recorder.parts.length;
       const streamed = await processStream(result.stream, recorder, offered);
+      await completeTexts(rt, recorder, recorder.parts.slice(stepStart), hookContext);
 
       if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
         const tokens = tokensFromUsage(streamed.usage);
-        const cost = costOf(tokens, rt.price(rt.modelRef));
+        const cost = costOf(tokens, rt.price(ref));
         recorder.add({ type: "step-finish", reason: streamed.finishReason ?? "unknown", tokens, cost });
         info.tokens = addTokens(info.tokens, tokens);
         info.cost += cost;
@@ -256,6 +292,46 @@ async function drive(
     current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
   });
   return { info, parts: recorder.parts };
+}
+
+/** Runs the `text.complete` hooks over the text parts a step finished. */
+async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, parts: Part[], context: { sessionID: string; agent: string }): Promise<void> {
+  if (!rt.hooks?.["text.complete"]) return;
+  for (const part of parts) {
+    if (part.type !== "text" || part.synthetic) continue;
+    const output = { text: part.text };
+    await runHooks(rt.hooks, "text.complete", { ...context, messageID: part.messageID, partID: part.id }, output);
+    if (output.text !== part.text) {
+      part.text = output.text;
+      recorder.changed(part);
+    }
+  }
+}
+
+/** `{ [key]: value }` when the value is defined, else `{}` — for optional settings under exactOptionalPropertyTypes. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+/** A tool context for reading the files a prompt references: the user named them, so asking is not needed. */
+function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
+  const state = rt.sessionState(sessionID);
+  return {
+    sessionID,
+    messageID,
+    callID: "reference",
+    agent,
+    cwd: rt.cwd,
+    abort: signal,
+    ask: async () => {},
+    metadata: () => {},
+    emit: () => {},
+    dataDir: sessionDataDir(rt, sessionID),
+    state: <T>(key: string, init: () => T): T => {
+      if (!state.has(key)) state.set(key, init());
+      return state.get(key) as T;
+    },
+  };
 }
 
 /** The private directory of a session's tool files. */

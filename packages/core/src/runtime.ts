@@ -5,6 +5,8 @@ import type { Tool } from "@lathe/tools";
 import type { AgentEvent } from "./events.js";
 import type { AgentOptions, ModelPrice } from "./options.js";
 import type { AgentPermissions } from "./agent-permissions.js";
+import type { AgentRegistry } from "./agents.js";
+import type { Hooks } from "./hooks.js";
 import type { SessionUpdater } from "./session-updater.js";
 import type { SessionWriter } from "./session-writer.js";
 
@@ -19,6 +21,10 @@ export interface AgentRuntime {
   readonly storage: Storage;
   readonly tools: ReadonlyMap<string, Tool>;
   readonly permissions: AgentPermissions;
+  readonly agents: AgentRegistry;
+  readonly hooks: Hooks | undefined;
+  /** The model an agent uses (its own, or the agent instance's). */
+  modelFor(agent: string): { model: LanguageModel; ref: ModelRef };
   /** Serialised read-modify-write of session records. */
   readonly updater: SessionUpdater;
   /** The writer of each running session, so approval hooks can store the asking call before waiting. */

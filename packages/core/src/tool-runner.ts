@@ -4,6 +4,7 @@ import { isDoomLoop } from "./doom-loop.js";
 import type { AgentEvent } from "./events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
 import type { PermissionGate } from "./agent-permissions.js";
+import { HookError, runHooks, type Hooks } from "./hooks.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 /** A valid tool call of a step, waiting to run. */
@@ -23,6 +24,7 @@ export interface ToolRunnerDeps {
   maxParallel: number;
   emit: (event: AgentEvent) => void;
   sessionState: Map<string, unknown>;
+  hooks: Hooks | undefined;
   /** The session's private directory for tool files. */
   dataDir: string;
   /** The session's stored todo list. */
@@ -105,14 +107,23 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
         signal: deps.signal,
       });
     }
-    const result = await untilAborted(tool.execute(input, context(call, deps)), deps.signal);
+    const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const before: { args: Record<string, unknown>; block?: string } = { args: input };
+    await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (before.block !== undefined) {
+      fail(call, deps, before.block);
+      return "error";
+    }
+    const result = await untilAborted(tool.execute(before.args, context(call, deps)), deps.signal);
     const running = part.state.status === "running" ? part.state : undefined;
+    const after = { title: result.title, output: result.output, metadata: { ...running?.metadata, ...result.metadata } };
+    await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",
       input,
-      output: result.output,
-      title: result.title,
-      metadata: { ...running?.metadata, ...result.metadata },
+      output: after.output,
+      title: after.title,
+      metadata: after.metadata,
       ...(result.attachments?.length ? { attachments: result.attachments } : {}),
       time: { start, end: Date.now() },
     };
@@ -122,6 +133,11 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     if (deps.signal.aborted) {
       fail(call, deps, ABORTED_TOOL_ERROR);
       return "error";
+    }
+    if (error instanceof HookError) {
+      // A failing hook ends the turn; the call itself is recorded as failed by it.
+      fail(call, deps, error.message);
+      throw error;
     }
     if (error instanceof CorrectedError || error instanceof DeniedError) {
       // The model reads why and goes on: the user's feedback, or the rule that denied the call.

@@ -2,6 +2,7 @@
 // its behaviour switched off: no system or global config, no hooks, no attributes or excludes from
 // the user's home, no inherited GIT_* variables, fixed line-ending and quoting settings.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { devNull } from "node:os";
 import { GitCommandError, GitNotFoundError } from "./errors.js";
 
@@ -57,7 +58,9 @@ export function runGit(target: GitTarget, args: readonly string[], options: GitR
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", (error: NodeJS.ErrnoException) => {
-      reject(error.code === "ENOENT" || error.code === "EACCES" ? new GitNotFoundError(target.gitPath, { cause: error }) : error);
+      // spawn says ENOENT for a missing working directory too: that is not a missing git.
+      if (!existsSync(target.workTree)) reject(new GitCommandError(args, null, `the workspace ${target.workTree} does not exist`));
+      else reject(error.code === "ENOENT" || error.code === "EACCES" ? new GitNotFoundError(target.gitPath, { cause: error }) : error);
     });
     child.on("close", (code) => {
       const exitCode = code ?? -1;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GitCommandError, GitNotFoundError, SnapshotLockTimeoutError, SnapshotNotFoundError, SnapshotsDisabledError } from "./errors.js";
@@ -151,6 +151,16 @@ describe("Snapshots: switching off, gc and failures", () => {
     const error = await snapshots.track().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitNotFoundError);
     expect((error as GitNotFoundError).gitPath).toBe("/nonexistent/bin/git");
+  });
+
+  it("reports a workspace that has disappeared as a failed command, not as missing git", async () => {
+    const ws = temp.make();
+    const snapshots = new Snapshots({ workspace: ws, dataDir: temp.make("lathe-data-") });
+    await snapshots.track();
+    rmSync(ws, { recursive: true });
+    const error = await snapshots.track().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitCommandError);
+    expect((error as GitCommandError).stderr).toContain("does not exist");
   });
 
   it("reports a failing git command with GitCommandError carrying git's stderr", async () => {
