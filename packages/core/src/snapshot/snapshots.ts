@@ -55,7 +55,7 @@ const TREE_HASH = /^[0-9a-f]{40}$/;
  * Whatever changed the files (edit tools, shell commands, the user) is seen.
  *
  * Operations on one shadow repository run one at a time, across all instances in this process and
- * across processes sharing the data directory. Needs git ≥ 2.32; fails with `GitNotFoundError`
+ * across processes sharing the data directory. Needs git (tested with 2.39); fails with `GitNotFoundError`
  * when git is missing and `GitCommandError` (with git's stderr) when a command fails.
  *
  * @example
