@@ -173,12 +173,27 @@ export function errorText(error: unknown): string {
   return typeof error === "string" ? error : JSON.stringify(error);
 }
 
+/** How long an aborted tool gets to stop by itself (kill its processes, finish a subagent) before the run moves on. */
+const ABORT_GRACE_MS = 3_000;
+
+/**
+ * The tool's result, or a rejection once the run is aborted and the tool has stopped — or has had
+ * {@link ABORT_GRACE_MS} to, so a tool that ignores its signal cannot hold the run.
+ */
 function untilAborted(work: Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      grace = setTimeout(() => reject(signal.reason), ABORT_GRACE_MS);
+      grace.unref?.();
+      work.finally(() => reject(signal.reason)).catch(() => {});
+    };
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve, reject).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      if (grace) clearTimeout(grace);
+    });
   });
 }
 
