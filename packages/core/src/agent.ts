@@ -232,8 +232,9 @@ export class Agent {
   }
 
   /**
-   * Aborts every running prompt, waits for them to finish, and closes the storage if the agent made
-   * it (a storage the host passed in stays open: the host owns it).
+   * Aborts every running prompt, waits for them to finish, closes the `resources` it was given (MCP
+   * tool sources…), and closes the storage if the agent made it (a storage the host passed in stays
+   * open: the host owns it).
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -242,6 +243,7 @@ export class Agent {
     for (const { controller } of running) controller.abort("agent closed");
     await Promise.allSettled(running.map(({ run }) => run.then(() => undefined)));
     this.emitter.removeAllListeners();
+    await Promise.allSettled((this.runtime.options.resources ?? []).map(async (resource) => resource.close()));
     if (this.ownsStorage) await this.runtime.storage.close();
   }
 

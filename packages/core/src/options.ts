@@ -52,6 +52,11 @@ export interface AgentOptions {
    * the built-in agent's rules → `permission` → the agent's `permission` here.
    */
   agents?: Record<string, AgentConfig>;
+  /**
+   * Things the agent closes when it closes, after its runs have stopped — e.g. an MCP tool source
+   * (`const mcp = mcpTools(…); createAgent({ tools: await mcp.tools(), resources: [mcp] })`).
+   */
+  resources?: Array<{ close(): unknown }>;
   /** Typed hooks into the loop; see {@link Hooks}. */
   hooks?: Hooks;
   /**

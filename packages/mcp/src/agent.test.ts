@@ -117,3 +117,13 @@ describe("MCP tools in an agent (mock model)", () => {
     await agent.close();
   });
 });
+
+describe("closing with the agent", () => {
+  it("agent.close() closes an MCP tool source given as a resource", async () => {
+    const own = mcpTools({ servers: { everything: everythingServer() } });
+    const agent = createAgent({ model: mockModel([]), tools: await own.tools(), resources: [own] });
+    expect(own.status().everything?.state).toBe("connected");
+    await agent.close();
+    expect(own.status().everything?.state).toBe("closed");
+  });
+});
