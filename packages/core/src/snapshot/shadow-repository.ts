@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { runGit, type GitRunOptions, type GitTarget } from "./git.js";
 import { SnapshotNotFoundError } from "./errors.js";
 import { workspaceExcludeFile } from "./workspace-excludes.js";
+import { literalIgnorePattern } from "./exclude-file.js";
 
 /**
  * Git attributes of the shadow repository. `$GIT_DIR/info/attributes` outranks the workspace's
@@ -19,7 +20,14 @@ export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 export class ShadowRepository {
   private ready: Promise<void> | undefined;
 
-  constructor(readonly target: GitTarget) {}
+  /**
+   * @param target the git executable, shadow git directory and workspace.
+   * @param dataDir the agent's data directory: never snapshotted when it lies inside the workspace.
+   */
+  constructor(
+    readonly target: GitTarget,
+    private readonly dataDir: string,
+  ) {}
 
   get gitDir(): string {
     return this.target.gitDir;
@@ -56,11 +64,19 @@ export class ShadowRepository {
     return this.ready;
   }
 
-  /** The exclude pattern for the shadow repository itself, when it lives inside the workspace. */
+  /**
+   * The exclude pattern for the agent's data directory (with this repository in it) when it lies
+   * inside the workspace: snapshotting it would record the repository in itself, and a restore
+   * would roll back the agent's own storage.
+   */
   selfExcludePattern(): string | undefined {
-    const inside = relative(this.workTree, this.gitDir);
-    if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return undefined;
-    return `/${inside.split(sep).join("/")}/`;
+    // The data directory may be the workspace itself: then at least the repository stays out.
+    for (const dir of [this.dataDir, this.gitDir]) {
+      const inside = relative(this.workTree, dir);
+      if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) continue;
+      return literalIgnorePattern(inside.split(sep).join("/"))?.concat("/");
+    }
+    return undefined;
   }
 
   private async rawGit(args: readonly string[], options?: GitRunOptions): Promise<{ stdout: Buffer; exitCode: number }> {

@@ -106,8 +106,10 @@ describe("Snapshots: the user's repository", () => {
     expect(pictureOf(ws)).toEqual(picture);
   });
 
-  it("skips nested git repositories and a shadow repository kept inside the workspace", async () => {
+  it("skips nested git repositories and a data directory kept inside the workspace", async () => {
     const ws = temp.make();
+    mkdirSync(join(ws, ".lathe"));
+    writeFileSync(join(ws, ".lathe/sessions.db"), "the agent's storage");
     mkdirSync(join(ws, "vendor/lib"), { recursive: true });
     userGit(join(ws, "vendor/lib"), "init", "-q");
     writeFileSync(join(ws, "vendor/lib/code.js"), "1");
@@ -116,10 +118,24 @@ describe("Snapshots: the user's repository", () => {
     const tree = await snapshots.track();
     expect(await snapshots.changedFiles("4b825dc642cb6eb9a060e54bf8d69288fbee4904", tree)).toEqual(["top.txt"]);
     expect(await snapshots.track()).toBe(tree);
+    writeFileSync(join(ws, ".lathe/sessions.db"), "more storage");
+    writeFileSync(join(ws, "top.txt"), "changed");
+    await snapshots.restore(tree);
+    expect(readFileSync(join(ws, ".lathe/sessions.db"), "utf8")).toBe("more storage");
+    expect(readFileSync(join(ws, "top.txt"), "utf8")).toBe("top");
   });
 });
 
 describe("Snapshots: ignore rules", () => {
+  it("keeps its own repository out when the data directory is the workspace", async () => {
+    const ws = temp.make();
+    writeFileSync(join(ws, "a"), "1");
+    const snapshots = new Snapshots({ workspace: ws, dataDir: ws });
+    const tree = await snapshots.track();
+    expect(await snapshots.changedFiles("4b825dc642cb6eb9a060e54bf8d69288fbee4904", tree)).toEqual(["a"]);
+    expect(await snapshots.track()).toBe(tree);
+  });
+
   it("respects .gitignore files (nested, negated) and .git/info/exclude; restore leaves ignored files alone", async () => {
     const ws = temp.make();
     userGit(ws, "init", "-q");

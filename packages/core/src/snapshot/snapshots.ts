@@ -19,7 +19,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SnapshotsOptions = z.object({
   /** The workspace directory to snapshot (must exist). */
   workspace: z.string().min(1),
-  /** The agent's data directory; shadow repositories live in `<dataDir>/snapshots/<workspace id>`. */
+  /**
+   * The agent's data directory; shadow repositories live in `<dataDir>/snapshots/<workspace id>`.
+   * When it lies inside the workspace, it is left out of snapshots.
+   */
   dataDir: z.string().min(1),
   /** False turns snapshots off: {@link Snapshots.enabled} is false and every method throws {@link SnapshotsDisabledError}. Default true. */
   enabled: z.boolean().default(true),
@@ -85,8 +88,9 @@ export class Snapshots {
     this.enabled = parsed.data.enabled;
     this.workspace = existingDirectory(parsed.data.workspace);
     const id = createHash("sha1").update(this.workspace).digest("hex").slice(0, 16);
-    this.gitDir = join(resolvedPath(parsed.data.dataDir), "snapshots", id);
-    this.repo = new ShadowRepository({ gitPath: parsed.data.gitPath, gitDir: this.gitDir, workTree: this.workspace });
+    const dataDir = resolvedPath(parsed.data.dataDir);
+    this.gitDir = join(dataDir, "snapshots", id);
+    this.repo = new ShadowRepository({ gitPath: parsed.data.gitPath, gitDir: this.gitDir, workTree: this.workspace }, dataDir);
   }
 
   /**
