@@ -59,7 +59,8 @@ async function lathe(): Promise<void> {
       return { title: "noop", output: "ok" };
     },
   });
-  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test." });
+  // Snapshots off: this measures the loop itself, not git (bench/snapshot.bench.ts measures that).
+  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test.", snapshots: false });
   agent.on("*", () => {
     events++;
   });

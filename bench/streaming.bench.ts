@@ -24,7 +24,7 @@ function counting(storage: Storage): { storage: Storage; writes: () => number } 
 
 async function stream(storage: Storage): Promise<{ ms: number; writes: number }> {
   const counted = counting(storage);
-  const agent = createAgent({ model: mockModel([{ text }], { chunkSize: 1 }), storage: counted.storage });
+  const agent = createAgent({ model: mockModel([{ text }], { chunkSize: 1 }), storage: counted.storage, snapshots: false });
   const session = await agent.sessions.create();
   const before = counted.writes();
   const start = performance.now();

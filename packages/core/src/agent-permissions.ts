@@ -149,12 +149,9 @@ export class AgentPermissions implements PermissionGate {
   }
 
   /** Loads a session's stored permission state into the service (after a restart, or before a run). */
-  restore(session: Session, dropPendingOf: ReadonlySet<string> = new Set()): void {
+  restore(session: Session): void {
     const state = session.permission;
-    this.service.restore(session.id, {
-      approved: state?.approved ?? [],
-      pending: (state?.pending ?? []).filter((r) => !r.tool || !dropPendingOf.has(r.tool.messageID)),
-    });
+    this.service.restore(session.id, { approved: state?.approved ?? [], pending: state?.pending ?? [] });
   }
 
   /**

@@ -12,6 +12,8 @@ import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
 import { disabled, evaluate, type PermissionRequest, type Reply } from "@lathe/permission";
 import { AgentRegistry, type AgentDefinition } from "./agents.js";
+import { earliestTrees, patchesAfter, StepSnapshots } from "./file-history.js";
+import { Snapshots, type SnapshotFileDiff } from "./snapshot/index.js";
 import { createTaskTool, type SubagentRunner } from "./task-tool.js";
 import { AgentPermissions } from "./agent-permissions.js";
 import { runTurn, sessionDataDir, type TurnRequest } from "./prompt-loop.js";
@@ -41,6 +43,21 @@ export interface SessionsApi {
   remove(sessionID: string): Promise<void>;
   /** Messages of a session with their parts. */
   messages(sessionID: string): ReturnType<Storage["listMessages"]>;
+  /**
+   * Undoes the file changes made from a point of the session on: every file changed at or after
+   * `messageID` (and `partID` within it, if given) returns to its state there — created files are
+   * removed, deleted ones restored — whatever changed them, tools or shell commands. The session
+   * records the revert; the next prompt drops the reverted messages for good, and `unrevert` undoes
+   * the revert until then. A busy session cannot be reverted ({@link SessionBusyError}).
+   */
+  revert(sessionID: string, point: { messageID: string; partID?: string }): Promise<Session>;
+  /** Undoes the session's last revert: files return to their state just before it. */
+  unrevert(sessionID: string): Promise<Session>;
+  /**
+   * What the session changed in the workspace, per file (before and after text, added and removed
+   * lines), from `messageID` on (the whole session when absent) up to the workspace now.
+   */
+  diff(sessionID: string, options?: { messageID?: string }): Promise<SnapshotFileDiff[]>;
   /**
    * Starts a new session from a copy of this one's history: every message up to and including
    * `messageID` (the whole history when absent), with new ids; the new session's `parentID` is the
@@ -80,6 +97,7 @@ export class Agent {
   /** Child session → parent session, while a subagent task runs. */
   private readonly parents = new Map<string, string>();
   private readonly ownsStorage: boolean;
+  private readonly snapshotEngine: Snapshots | undefined;
   private closed = false;
 
   /** @internal Use {@link createAgent}. */
@@ -114,19 +132,21 @@ export class Agent {
       },
     });
     const offered = new Map<string, ReadonlyMap<string, Tool>>();
+    const cwd = options.cwd ?? process.cwd();
+    const dataDir = options.dataDir ?? defaultDataDir();
+    this.snapshotEngine = options.snapshots === false ? undefined : new Snapshots({ workspace: cwd, dataDir });
     const defaultModel = { model: options.model, ref: modelRef(options.model) };
     this.runtime = {
       options,
-      model: options.model,
-      modelRef: defaultModel.ref,
       agents,
       hooks: options.hooks,
       modelFor: (agent) => {
         const own = agents.get(agent).model;
         return own ? { model: own, ref: modelRef(own) } : defaultModel;
       },
-      cwd: options.cwd ?? process.cwd(),
-      dataDir: options.dataDir ?? defaultDataDir(),
+      cwd,
+      dataDir,
+      snapshots: new StepSnapshots(this.snapshotEngine),
       storage,
       tools,
       permissions,
@@ -311,6 +331,20 @@ export class Agent {
     }
   }
 
+  private requireSnapshots(): Snapshots {
+    if (!this.snapshotEngine?.enabled) throw new InvalidInputError("Snapshots are turned off for this agent (snapshots: false).");
+    return this.snapshotEngine;
+  }
+
+  /** A session that exists and runs nothing here, with its history. */
+  private async idleSession(sessionID: string): Promise<{ session: Session; history: Awaited<ReturnType<Storage["listMessages"]>> }> {
+    this.assertOpen();
+    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+    const session = await this.runtime.storage.getSession(sessionID);
+    if (!session) throw new SessionNotFoundError(sessionID);
+    return { session, history: await this.runtime.storage.listMessages(sessionID) };
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new AgentClosedError();
   }
@@ -346,6 +380,48 @@ export class Agent {
         this.emit({ type: "session.deleted", sessionID, session });
       },
       messages: (sessionID) => rt.storage.listMessages(sessionID),
+      revert: async (sessionID, point) => {
+        const { session, history } = await this.idleSession(sessionID);
+        if (!history.some((m) => m.info.id === point.messageID)) {
+          throw new InvalidInputError(`Message ${point.messageID} is not in session ${sessionID}.`);
+        }
+        const snapshots = this.requireSnapshots();
+        // A second revert before any prompt starts from the original state, not the reverted one.
+        const undo = session.revert?.snapshot ?? (await snapshots.track());
+        if (session.revert?.snapshot) await snapshots.restore(session.revert.snapshot);
+        const trees = earliestTrees(patchesAfter(history, point));
+        for (const [tree, files] of trees) await snapshots.revertFiles(tree, files);
+        const updated = await rt.updater.update(sessionID, (current) => {
+          current.revert = { messageID: point.messageID, ...(point.partID ? { partID: point.partID } : {}), snapshot: undo };
+        });
+        return updated!;
+      },
+      unrevert: async (sessionID) => {
+        const { session } = await this.idleSession(sessionID);
+        if (!session.revert?.snapshot) return session;
+        await this.requireSnapshots().restore(session.revert.snapshot);
+        const updated = await rt.updater.update(sessionID, (current) => {
+          delete current.revert;
+        });
+        return updated!;
+      },
+      diff: async (sessionID, options = {}) => {
+        const session = await rt.storage.getSession(sessionID);
+        if (!session) throw new SessionNotFoundError(sessionID);
+        const history = await rt.storage.listMessages(sessionID);
+        const from = options.messageID ?? history[0]?.info.id;
+        if (from === undefined) return [];
+        const patches = patchesAfter(history, { messageID: from });
+        if (patches.length === 0) return [];
+        const snapshots = this.requireSnapshots();
+        const now = await snapshots.track();
+        const out: SnapshotFileDiff[] = [];
+        for (const [tree, files] of earliestTrees(patches)) {
+          const wanted = new Set(files);
+          out.push(...(await snapshots.diff(tree, now)).filter((d) => wanted.has(d.path)));
+        }
+        return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      },
       fork: async (sessionID, options = {}) => {
         this.assertOpen();
         if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);

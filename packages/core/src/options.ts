@@ -57,6 +57,12 @@ export interface AgentOptions {
    * (`const mcp = mcpTools(…); createAgent({ tools: await mcp.tools(), resources: [mcp] })`).
    */
   resources?: Array<{ close(): unknown }>;
+  /**
+   * Workspace snapshots (a shadow git repository in `dataDir`, apart from the workspace's own `.git`):
+   * each step records the files it changed, so `sessions.revert`, `unrevert` and `diff` work — also
+   * for what shell commands changed. Default on; `false` turns them off.
+   */
+  snapshots?: boolean;
   /** Typed hooks into the loop; see {@link Hooks}. */
   hooks?: Hooks;
   /**

@@ -16,6 +16,7 @@ import {
 import type { Tool, ToolContext } from "@lathe/tools";
 import { runHooks, type ChatParams } from "./hooks.js";
 import { expandReferences } from "./references.js";
+import { droppedByRevert } from "./file-history.js";
 import { NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
@@ -56,12 +57,22 @@ export async function runTurn(rt: AgentRuntime, sessionID: string, request: Turn
   try {
     const session = await rt.storage.getSession(sessionID);
     if (!session) throw new SessionNotFoundError(sessionID);
-    const history = await rt.storage.listMessages(sessionID);
+    let history = await rt.storage.listMessages(sessionID);
     if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
+    if (session.revert) history = await commitRevert(rt, session, history);
     const repaired = repairInterrupted(history);
-    if (repaired) await rt.storage.write(repaired);
-    // Requests of turns that were just finished as interrupted can never be answered usefully.
-    rt.permissions.restore(session, new Set((repaired?.messages ?? []).map((m) => m.id)));
+    if (repaired) {
+      await rt.storage.write(repaired);
+      // Requests of turns just finished as interrupted can never be answered usefully: drop them.
+      const dead = new Set((repaired.messages ?? []).map((m) => m.id));
+      if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
+        const updated = await rt.updater.update(sessionID, (current) => {
+          if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
+        });
+        if (updated) session.permission = updated.permission;
+      }
+    }
+    rt.permissions.restore(session);
     return await answer(rt, writer, session, history, request.input, request.options, signal);
   } finally {
     clearInterval(renew);
@@ -69,6 +80,17 @@ export async function runTurn(rt: AgentRuntime, sessionID: string, request: Turn
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
     rt.emit({ type: "session.status", sessionID, status: { type: "idle" } });
   }
+}
+
+/** The first prompt after a revert drops the reverted messages for good. */
+async function commitRevert(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
+  const revert = session.revert!;
+  await rt.storage.write(droppedByRevert(history, revert));
+  await rt.updater.update(session.id, (current) => {
+    delete current.revert;
+  });
+  delete session.revert;
+  return rt.storage.listMessages(session.id);
 }
 
 function leaseTtl(rt: AgentRuntime): number {
@@ -226,6 +248,7 @@ async function drive(
         headers: { ...rt.options.headers },
       };
       await runHooks(rt.hooks, "chat.params", { ...hookContext, model: ref }, params);
+      const before = await rt.snapshots.track();
 
       const result = streamText({
         model,
@@ -243,7 +266,7 @@ async function drive(
         ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
       });
       const stepStart = recorder.parts.length;
-      const streamed = await processStream(result.stream, recorder, offered);
+      const streamed = await processStream(result.stream, recorder, offered, before);
       await completeTexts(rt, recorder, recorder.parts.slice(stepStart), hookContext);
 
       if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
@@ -271,6 +294,7 @@ async function drive(
         break;
       }
       const outcome = await runCalls(streamed.calls);
+      await recordPatch(rt, recorder, before);
       // The step's final states are stored before the next step starts.
       await writer.flush();
       if (signal.aborted || outcome.rejected) break;
@@ -292,6 +316,21 @@ async function drive(
     current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
   });
   return { info, parts: recorder.parts };
+}
+
+/** Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the step-finish part. */
+async function recordPatch(rt: AgentRuntime, recorder: TurnRecorder, before: string | undefined): Promise<void> {
+  if (before === undefined) return;
+  const after = await rt.snapshots.track();
+  if (after === undefined) return;
+  const finish = recorder.parts.findLast((p) => p.type === "step-finish");
+  if (finish?.type === "step-finish") {
+    finish.snapshot = after;
+    recorder.changed(finish);
+  }
+  if (after === before) return;
+  const files = await rt.snapshots.changed(before, after);
+  if (files.length > 0) recorder.add({ type: "patch", hash: before, files });
 }
 
 /** Runs the `text.complete` hooks over the text parts a step finished. */

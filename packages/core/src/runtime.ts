@@ -9,12 +9,11 @@ import type { AgentRegistry } from "./agents.js";
 import type { Hooks } from "./hooks.js";
 import type { SessionUpdater } from "./session-updater.js";
 import type { SessionWriter } from "./session-writer.js";
+import type { StepSnapshots } from "./file-history.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
   readonly options: AgentOptions;
-  readonly model: LanguageModel;
-  readonly modelRef: ModelRef;
   readonly cwd: string;
   /** Lathe's own files; see {@link AgentOptions.dataDir}. */
   readonly dataDir: string;
@@ -22,6 +21,8 @@ export interface AgentRuntime {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly permissions: AgentPermissions;
   readonly agents: AgentRegistry;
+  /** Workspace snapshots around each step (off when the host turned them off). */
+  readonly snapshots: StepSnapshots;
   readonly hooks: Hooks | undefined;
   /** The model an agent uses (its own, or the agent instance's). */
   modelFor(agent: string): { model: LanguageModel; ref: ModelRef };

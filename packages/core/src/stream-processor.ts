@@ -29,6 +29,8 @@ export async function processStepStream(
   stream: AsyncIterable<TextStreamPart<ToolSet>>,
   recorder: TurnRecorder,
   tools: ReadonlyMap<string, Tool>,
+  /** The workspace snapshot taken as the step began, recorded on its step-start part. */
+  snapshot?: string,
 ): Promise<StepStream> {
   const out: StepStream = { finishReason: undefined, usage: undefined, calls: [], invalidCalls: 0 };
   const texts = new Map<string, TextPart>();
@@ -57,7 +59,7 @@ export async function processStepStream(
     for await (const chunk of stream) {
       switch (chunk.type) {
         case "start-step":
-          recorder.add({ type: "step-start" });
+          recorder.add({ type: "step-start", ...(snapshot !== undefined ? { snapshot } : {}) });
           break;
         case "text-start":
           texts.set(chunk.id, recorder.add<TextPart>({ type: "text", text: "", time: { start: Date.now() } }));
