@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Makes sure the system services Lathe's tests use are installed: git, ripgrep, bubblewrap and
-// PostgreSQL (Debian packages). Run by `npm test` before the suite; on a machine where we are root
+// Makes sure the system services Lathe's tests use are installed: git, ripgrep, bubblewrap,
+// PostgreSQL and tmux (the CLI example is tested in a tmux pseudo-terminal) — Debian packages. Run by `npm test` before the suite; on a machine where we are root
 // and a package is missing it is installed with apt-get, otherwise the missing ones are named.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -20,11 +20,12 @@ const wanted = [
   { pkg: "ripgrep", present: () => has("rg") },
   { pkg: "bubblewrap", present: () => has("bwrap") },
   { pkg: "postgresql", present: () => postgresBinDir() !== undefined },
+  { pkg: "tmux", present: () => has("tmux") },
 ];
 
 const missing = wanted.filter((w) => !w.present()).map((w) => w.pkg);
 if (missing.length === 0) {
-  console.log("setup: git, ripgrep, bubblewrap and postgresql are installed");
+  console.log(`setup: ${wanted.map((w) => w.pkg).join(", ")} are installed`);
   process.exit(0);
 }
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;

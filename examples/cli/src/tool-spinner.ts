@@ -1,0 +1,85 @@
+// The running tool calls of a turn: a spinner with the newest call's title and elapsed time, and a
+// line per call when it ends (✔ or ✖). Several calls may run at once (reads run in parallel).
+import pc from "picocolors";
+import yoctoSpinner, { type Spinner } from "yocto-spinner";
+
+interface Active {
+  label: string;
+  start: number;
+}
+
+/** Seconds with one decimal, e.g. "1.4s". */
+export const elapsed = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+export class ToolSpinner {
+  private readonly active = new Map<string, Active>();
+  private spinner: Spinner | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private paused = false;
+  private readonly out: NodeJS.WriteStream;
+
+  constructor(out: NodeJS.WriteStream) {
+    this.out = out;
+  }
+
+  /** A call started or changed its label (its title arrived); `restart` starts its clock again (it began running). */
+  update(id: string, label: string, restart = false): void {
+    const known = this.active.get(id);
+    this.active.set(id, { label, start: !restart && known ? known.start : Date.now() });
+    this.render();
+  }
+
+  /** A call ended: its line replaces the spinner. Returns how long it ran. */
+  finish(id: string, ok: boolean, label: string): number {
+    const ran = Date.now() - (this.active.get(id)?.start ?? Date.now());
+    this.active.delete(id);
+    this.stopSpinner();
+    this.out.write(`${ok ? pc.green("✔") : pc.red("✖")} ${label} ${pc.dim(elapsed(ran))}\n`);
+    this.render();
+    return ran;
+  }
+
+  /** Hides the spinner while something else uses the terminal (streamed text, a prompt). */
+  pause(): void {
+    this.paused = true;
+    this.stopSpinner();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.render();
+  }
+
+  /** Stops everything at the end of a turn. */
+  clear(): void {
+    this.active.clear();
+    this.stopSpinner();
+  }
+
+  private render(): void {
+    if (this.paused || this.active.size === 0) return this.stopSpinner();
+    const text = this.text();
+    if (!this.spinner) {
+      this.spinner = yoctoSpinner({ text, stream: this.out, handleSignals: false }).start();
+      this.ticker = setInterval(() => {
+        if (this.spinner) this.spinner.text = this.text();
+      }, 100);
+    } else {
+      this.spinner.text = text;
+    }
+  }
+
+  private text(): string {
+    const entries = [...this.active.values()];
+    const newest = entries[entries.length - 1]!;
+    const more = entries.length > 1 ? pc.dim(` (+${entries.length - 1} more)`) : "";
+    return `${newest.label} ${pc.dim(elapsed(Date.now() - newest.start))}${more}`;
+  }
+
+  private stopSpinner(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+}

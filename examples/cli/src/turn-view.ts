@@ -1,0 +1,154 @@
+// Shows one turn's events in the terminal: streamed text, tool calls with a spinner, coloured diffs
+// of edits, a short tail of command output, errors and the todo list.
+import type { AgentEvent } from "@lathe/core";
+import pc from "picocolors";
+import { colorDiff } from "./diff-view.ts";
+import { ToolSpinner } from "./tool-spinner.ts";
+
+type Part = Extract<AgentEvent, { type: "message.part.updated" }>["part"];
+type ToolPart = Extract<Part, { type: "tool" }>;
+
+const OUTPUT_LINES = 8;
+
+/** A one-line label of a tool call: its name and what it works on. */
+export function toolLabel(part: ToolPart): string {
+  const state = part.state;
+  const title = "title" in state && state.title ? state.title : undefined;
+  const input = state.input;
+  const subject = title ?? (typeof input.command === "string" ? input.command : typeof input.path === "string" ? input.path : typeof input.pattern === "string" ? input.pattern : "");
+  return `${pc.bold(part.tool)}${subject ? ` ${subject}` : ""}`;
+}
+
+export class TurnView {
+  private readonly tools: ToolSpinner;
+  private readonly shown = new Set<string>();
+  private readonly running = new Set<string>();
+  /** Tool calls whose diff the approval prompt already showed. */
+  private readonly diffShown = new Set<string>();
+  private atLineStart = true;
+  private streaming: "text" | "reasoning" | undefined;
+  private readonly out: NodeJS.WriteStream;
+
+  constructor(out: NodeJS.WriteStream) {
+    this.out = out;
+    this.tools = new ToolSpinner(out);
+  }
+
+  /** Shows one event. */
+  show(event: AgentEvent): void {
+    switch (event.type) {
+      case "message.part.updated":
+        return this.part(event.part, event.delta);
+      case "session.error":
+        this.endLine();
+        this.tools.pause();
+        this.out.write(`${pc.red("error")} ${event.error.message}\n`);
+        this.tools.resume();
+        return;
+      case "session.status":
+        if (event.status.type === "retry") {
+          this.endLine();
+          this.out.write(pc.yellow(`retrying (attempt ${event.status.attempt}): ${event.status.message}\n`));
+        }
+        return;
+      case "todo.updated":
+        this.endLine();
+        this.tools.pause();
+        for (const todo of event.todos) {
+          const mark = todo.status === "completed" ? pc.green("☑") : todo.status === "in_progress" ? pc.yellow("◐") : "☐";
+          this.out.write(`  ${mark} ${todo.content}\n`);
+        }
+        this.tools.resume();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Puts the cursor on a fresh line and hides the spinner, before a prompt writes to the terminal. */
+  suspend(): void {
+    this.endLine();
+    this.tools.pause();
+  }
+
+  resume(): void {
+    this.tools.resume();
+  }
+
+  /** Remembers that the approval prompt showed this call's diff, so it is not shown twice. */
+  diffSeen(callID: string): void {
+    this.diffShown.add(callID);
+  }
+
+  /** Ends the turn's output. */
+  finish(): void {
+    this.tools.clear();
+    this.endLine();
+  }
+
+  /** Writes a line of the CLI's own (not the model's). */
+  note(text: string): void {
+    this.endLine();
+    this.tools.pause();
+    this.out.write(`${text}\n`);
+    this.tools.resume();
+  }
+
+  private part(part: Part, delta: string | undefined): void {
+    if (part.type === "text" && delta && !part.synthetic) return this.stream("text", delta);
+    if (part.type === "reasoning" && delta) return this.stream("reasoning", delta);
+    if (part.type === "tool") return this.tool(part);
+  }
+
+  private stream(kind: "text" | "reasoning", delta: string): void {
+    this.tools.pause();
+    if (this.streaming !== kind) this.endLine();
+    this.streaming = kind;
+    this.write(kind === "reasoning" ? pc.dim(pc.italic(delta)) : delta);
+  }
+
+  private tool(part: ToolPart): void {
+    if (this.shown.has(part.id)) return;
+    this.endLine();
+    this.streaming = undefined;
+    const state = part.state;
+    if (state.status === "pending" || state.status === "running") {
+      // The clock starts when the call runs, so time spent reading an approval prompt is not counted.
+      const started = state.status === "running" && !this.running.has(part.id);
+      if (started) this.running.add(part.id);
+      this.tools.update(part.id, toolLabel(part), started);
+      this.tools.resume();
+      return;
+    }
+    this.shown.add(part.id);
+    if (state.status === "error") {
+      this.tools.finish(part.id, false, `${toolLabel(part)} ${pc.red(state.error.split("\n")[0] ?? "")}`);
+      return;
+    }
+    this.tools.finish(part.id, true, toolLabel(part));
+    this.tools.pause();
+    const diff = typeof state.metadata.diff === "string" ? state.metadata.diff : "";
+    if (diff && !this.diffShown.has(part.callID)) this.out.write(`${colorDiff(diff)}\n`);
+    else if (part.tool === "bash") this.out.write(tail(state.output));
+    this.tools.resume();
+  }
+
+  private write(text: string): void {
+    if (text === "") return;
+    this.out.write(text);
+    this.atLineStart = text.endsWith("\n");
+  }
+
+  private endLine(): void {
+    if (!this.atLineStart) this.out.write("\n");
+    this.atLineStart = true;
+  }
+}
+
+/** The last lines of a command's output, dimmed and indented. */
+function tail(output: string): string {
+  const lines = output.split("\n").filter((line) => line.trim() !== "");
+  const shown = lines.slice(-OUTPUT_LINES);
+  const skipped = lines.length - shown.length;
+  return `${skipped > 0 ? pc.dim(`    … ${skipped} more line(s)\n`) : ""}${shown.map((line) => pc.dim(`    ${line}`)).join("\n")}\n`;
+}

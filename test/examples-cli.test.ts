@@ -1,0 +1,126 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { SqliteStorage } from "@lathe/storage";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TmuxPane } from "./examples-tmux.js";
+
+// examples/cli, driven the way a person uses it: in a pseudo-terminal (tmux), with the offline demo
+// model, the built packages (dist/) and a throwaway SQLite database.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const main = join(root, "examples", "cli", "src", "main.ts");
+
+let dir: string;
+let pane: TmuxPane | undefined;
+const workspaces: string[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "lathe-cli-test-"));
+});
+afterEach(() => {
+  pane?.close();
+  pane = undefined;
+  rmSync(dir, { recursive: true, force: true });
+  for (const workspace of workspaces.splice(0)) rmSync(workspace, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) => [process.execPath, main, "--demo", "--db", join(dir, "cli.db"), ...args];
+/** The demo's temporary workspace, as the banner names it (removed after the test). */
+const workspaceOf = (screen: string) => {
+  const workspace = /workspace (\S+)/.exec(screen)![1]!;
+  if (!workspaces.includes(workspace)) workspaces.push(workspace);
+  return workspace;
+};
+
+describe("examples/cli in a terminal", () => {
+  it("streams the demo, asks for approvals, shows a coloured diff, stops a turn on Ctrl+C and exits on a second", { timeout: 90_000 }, async () => {
+    pane = new TmuxPane(cli(), { cwd: root });
+    let screen = await pane.waitFor("Allow bash node test.js");
+    expect(screen).toContain("I'll run the tests first to see what fails.");
+    const workspace = workspaceOf(screen);
+    expect(screen).toMatch(/Allow once[\s\S]*Allow always \(node \*, for this session\)[\s\S]*Reject[\s\S]*Reject with feedback/);
+    pane.keys("Down", "Enter"); // allow always
+
+    screen = await pane.waitFor("Allow edit src/math.js");
+    expect(screen).toMatch(/✔ bash Run the tests \d+\.\ds/);
+    expect(screen).toContain("2 failing");
+    expect(screen).toMatch(/✔ read src\/math\.js/);
+    expect(pane.screen(true)).toMatch(/\x1b\[32m\+  return a \+ b;/); // the added line, green
+    expect(pane.screen(true)).toMatch(/\x1b\[31m-  return a - b;/); // the removed line, red
+    pane.keys("Enter"); // allow once
+
+    // The second test run is covered by "always"; the turn ends with the model's summary.
+    screen = await pane.waitFor(/All three tests pass now[\s\S]*in \/ \d+ out/);
+    expect(screen).toContain("all tests pass");
+    expect(screen.match(/Allow bash/g)).toHaveLength(1);
+    expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a + b;");
+
+    // A second prompt streams a long answer; Ctrl+C stops it half-way.
+    const before = pane.screen().length;
+    pane.type("who are you?");
+    pane.keys("Enter");
+    await pane.waitFor("offline demo model", 15_000, before);
+    pane.keys("C-c");
+    screen = await pane.waitFor("turn stopped", 15_000, before);
+    expect(screen).toContain("Interrupted. Press Ctrl+C again to exit.");
+    expect(screen).not.toContain("Press Ctrl+C while I am talking to interrupt me.");
+
+    // Back at the prompt: Ctrl+C twice exits, leaving the session to resume.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    pane.keys("C-c");
+    await pane.waitFor(/Press Ctrl\+C again to exit\.\s*\n[\s\S]*›/, 15_000, before + screen.slice(before).indexOf("turn stopped"));
+    pane.keys("C-c");
+    screen = await pane.waitFor("EXITED-130");
+    expect(screen).toMatch(/Resume it with --resume ses_/);
+  });
+
+  it("sends a rejection's feedback to the model, which stops", { timeout: 60_000 }, async () => {
+    pane = new TmuxPane(cli(), { cwd: root });
+    await pane.waitFor("Allow bash node test.js");
+    pane.keys("Down", "Down", "Down", "Enter");
+    await pane.waitFor("What should the agent do instead?");
+    pane.type("read the code first");
+    pane.keys("Enter");
+    const screen = await pane.waitFor(/Understood — I stopped there\.[^\n]*read the code first/);
+    expect(screen).toMatch(/✖ bash/);
+    expect(readFileSync(join(workspaceOf(screen), "src", "math.js"), "utf8")).toContain("return a - b;");
+  });
+});
+
+describe("examples/cli without a terminal", () => {
+  const run = (...args: string[]) => promisify(execFile)(process.execPath, [main, "--demo", "--db", join(dir, "cli.db"), ...args], { cwd: root, timeout: 60_000 });
+
+  it("answers one prompt with --yes, then resumes the stored session in the same workspace", async () => {
+    const first = await run("--yes", "-p", "Fix the failing tests");
+    expect(first.stdout).toContain("All three tests pass now");
+    const sessionID = /session (ses_\w+)/.exec(first.stdout)![1]!;
+    const workspace = workspaceOf(first.stdout);
+    expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a + b;");
+
+    const second = await run("--resume", sessionID, "-p", "thanks, who are you?");
+    expect(second.stdout).toContain(`session ${sessionID} (resumed)`);
+    expect(second.stdout).toContain(`workspace ${workspace}`);
+    expect(second.stdout).toContain("offline demo model");
+    const storage = new SqliteStorage(join(dir, "cli.db"));
+    try {
+      const messages = await storage.listMessages(sessionID);
+      expect(messages.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("lets the plan agent look but not edit", async () => {
+    const { stdout } = await run("--yes", "--agent", "plan", "-p", "Fix the failing tests");
+    expect(stdout).toContain("agent plan");
+    expect(stdout).toMatch(/✖ edit src\/math\.js/);
+    expect(stdout).toContain("Understood — I stopped there.");
+    expect(readFileSync(join(workspaceOf(stdout), "src", "math.js"), "utf8")).toContain("return a - b;");
+  });
+
+  it("fails clearly on an unknown session", async () => {
+    await expect(run("--resume", "ses_nope")).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining("No session ses_nope") });
+  });
+});
