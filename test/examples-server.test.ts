@@ -1,0 +1,308 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
+import { createAgent, type Agent } from "@lathe/core";
+import { mockModel, type MockTurnInput } from "@lathe/mock";
+import { SqliteStorage, type Storage } from "@lathe/storage";
+import { PostgresStorage, startTestPostgres } from "@lathe/storage-postgres";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApp } from "../examples/server/src/app.ts";
+import { storageFromEnv } from "../examples/server/src/storage-from-env.ts";
+
+// examples/server over real HTTP, offline: the model is a scripted mock injected into the agent the
+// app serves.
+
+interface Sse {
+  event: string;
+  data: any;
+}
+
+/** Reads a server-sent-events response event by event. */
+async function* events(response: Response): AsyncGenerator<Sse> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    yield* parse();
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  async function* parse(): AsyncGenerator<Sse> {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
+        const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+        yield { event, data: data ? JSON.parse(data) : undefined };
+      }
+    }
+  }
+}
+
+/** Reads events up to and including the first that matches; the stream stays open for more. */
+async function until(stream: AsyncGenerator<Sse>, match: (event: Sse) => boolean): Promise<Sse> {
+  for (;;) {
+    const { value, done } = await stream.next();
+    if (done) throw new Error("the stream ended first");
+    if (match(value)) return value;
+  }
+}
+
+/** Reads the rest of a stream. */
+async function rest(stream: AsyncGenerator<Sse>): Promise<Sse[]> {
+  const out: Sse[] = [];
+  for (;;) {
+    const { value, done } = await stream.next();
+    if (done) return out;
+    out.push(value);
+  }
+}
+
+interface Running {
+  url: string;
+  agent: Agent;
+  close(): Promise<void>;
+}
+
+let workspace: string;
+let dataDir: string;
+const cleanups: Array<() => Promise<void> | void> = [];
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), "lathe-server-ws-"));
+  dataDir = mkdtempSync(join(tmpdir(), "lathe-server-data-"));
+  cleanups.push(() => rmSync(workspace, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(script: MockTurnInput[], storage: Storage, options: { delayMs?: number } = {}): Promise<Running> {
+  const agent = createAgent({
+    model: mockModel(script, { delayMs: options.delayMs ?? 0 }),
+    cwd: workspace,
+    dataDir,
+    storage,
+    agents: { build: { permission: { bash: "ask" } } },
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: createApp({ agent }).fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const running = {
+    url: `http://127.0.0.1:${port}`,
+    agent,
+    close: async () => {
+      await agent.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closed;
+    },
+  };
+  cleanups.push(() => running.close());
+  return running;
+}
+
+const sqlite = () => {
+  const storage = new SqliteStorage(join(dataDir, "server.db"));
+  cleanups.push(() => storage.close());
+  return storage;
+};
+
+const json = (method: string, body?: unknown): RequestInit => ({
+  method,
+  headers: { "content-type": "application/json" },
+  body: body === undefined ? undefined : JSON.stringify(body),
+});
+
+async function createSession(url: string, title = "t") {
+  const response = await fetch(`${url}/sessions`, json("POST", { title }));
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; title: string };
+}
+
+describe("examples/server", () => {
+  it("creates a session and streams a prompt's events as server-sent events", async () => {
+    const { url } = await start([{ text: "Hello over HTTP, streamed in chunks." }], sqlite());
+    const session = await createSession(url, "first");
+    expect(session.title).toBe("first");
+    const response = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "hi" }));
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const seen: Sse[] = [];
+    for await (const event of events(response)) seen.push(event);
+    const deltas = seen.filter((e) => e.event === "message.part.updated" && e.data.part.type === "text" && e.data.delta).map((e) => e.data.delta);
+    expect(deltas.length).toBeGreaterThan(2);
+    expect(deltas.join("")).toBe("Hello over HTTP, streamed in chunks.");
+    const done = seen[seen.length - 1]!;
+    expect(done.event).toBe("done");
+    expect(done.data.info).toMatchObject({ role: "assistant", finish: "stop" });
+
+    const listed = await (await fetch(`${url}/sessions`)).json();
+    expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(session.id);
+    const detail = await (await fetch(`${url}/sessions/${session.id}`)).json();
+    expect(detail.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
+    expect(detail.busy).toBe(false);
+  });
+
+  it("lists a waiting approval and takes the answer from a separate request", async () => {
+    const { url } = await start(
+      [{ toolCalls: [{ name: "bash", input: { command: "echo approved-from-elsewhere" } }] }, { text: "The command ran." }],
+      sqlite(),
+    );
+    const session = await createSession(url);
+    const watcher = await fetch(`${url}/sessions/${session.id}/events`);
+    const live = events(watcher);
+    expect((await live.next()).value?.event).toBe("ready");
+
+    const response = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "run it" }));
+    const stream = events(response);
+    const asked = await until(stream, (event) => event.event === "permission.asked");
+    expect(asked.data.request).toMatchObject({ permission: "bash", patterns: ["echo approved-from-elsewhere"] });
+
+    // Another client sees the request, and answers it.
+    const pending = await (await fetch(`${url}/sessions/${session.id}/permissions`)).json();
+    expect(pending.map((r: { id: string }) => r.id)).toEqual([asked!.data.request.id]);
+    expect((await fetch(`${url}/permissions/${asked!.data.request.id}`, json("POST", { reply: "once" }))).status).toBe(204);
+
+    const after = await rest(stream);
+    const tool = after.filter((e) => e.event === "message.part.updated" && e.data.part.type === "tool").at(-1)!;
+    expect(tool.data.part.state.status).toBe("completed");
+    expect(tool.data.part.state.output).toContain("approved-from-elsewhere");
+    expect(after.some((e) => e.event === "permission.replied" && e.data.reply === "once")).toBe(true);
+    expect(after.at(-1)!.event).toBe("done");
+    expect(await (await fetch(`${url}/sessions/${session.id}/permissions`)).json()).toEqual([]);
+
+    // The session's live stream saw the same run.
+    const followed: string[] = [];
+    for (;;) {
+      const { value } = await live.next();
+      followed.push(value!.event);
+      if (value!.event === "session.status" && value!.data.status.type === "idle") break;
+    }
+    expect(followed).toContain("permission.asked");
+    expect(followed).toContain("permission.replied");
+    await live.return(undefined);
+
+    // Unknown requests and bad answers are refused.
+    expect((await fetch(`${url}/permissions/per_unknown`, json("POST", { reply: "once" }))).status).toBe(404);
+    expect((await fetch(`${url}/permissions/per_unknown`, json("POST", { reply: "maybe" }))).status).toBe(400);
+  });
+
+  it("rejects with feedback from a separate request, and the model reads it", async () => {
+    const { url } = await start(
+      [{ toolCalls: [{ name: "bash", input: { command: "rm -rf build" } }] }, (call) => ({ text: `Got it: ${JSON.stringify(call.prompt.at(-1)).includes("keep the build") ? "keeping it" : "?"}` })],
+      sqlite(),
+    );
+    const session = await createSession(url);
+    const stream = events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "clean" })));
+    const asked = await until(stream, (event) => event.event === "permission.asked");
+    await fetch(`${url}/permissions/${asked.data.request.id}`, json("POST", { reply: { reject: "keep the build folder" } }));
+    const after = await rest(stream);
+    expect(after.at(-1)!.data.parts.filter((p: { type: string }) => p.type === "text").at(-1).text).toBe("Got it: keeping it");
+  });
+
+  it("aborts a running prompt from another request", async () => {
+    const { url } = await start([{ text: "word ".repeat(400) }], sqlite(), { delayMs: 20 });
+    const session = await createSession(url);
+    const stream = events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "talk" })));
+    await stream.next();
+    const busy = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "again" }));
+    expect(busy.status).toBe(409);
+    expect((await busy.json()).error.name).toBe("SessionBusyError");
+    expect(await (await fetch(`${url}/sessions/${session.id}/abort`, json("POST"))).json()).toEqual({ aborted: true });
+    const done = (await rest(stream)).at(-1)!;
+    expect(done.event).toBe("done");
+    expect(done.data.info.finish).toBe("aborted");
+    expect(await (await fetch(`${url}/sessions/${session.id}/abort`, json("POST"))).json()).toEqual({ aborted: false });
+  });
+
+  it("forks a session, and reverts and unreverts a turn's file changes", async () => {
+    writeFileSync(join(workspace, "notes.txt"), "original\n");
+    const { url } = await start(
+      [
+        { toolCalls: [{ name: "read", input: { path: "notes.txt" } }] },
+        { toolCalls: [{ name: "write", input: { path: "notes.txt", content: "rewritten\n" } }] },
+        { text: "Rewrote notes.txt." },
+      ],
+      sqlite(),
+    );
+    const session = await createSession(url);
+    for await (const _ of events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "rewrite notes" })))) void _;
+    expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("rewritten\n");
+    const { messages } = await (await fetch(`${url}/sessions/${session.id}`)).json();
+    const userMessage = messages[0].info.id;
+
+    const diff = await (await fetch(`${url}/sessions/${session.id}/diff`)).json();
+    expect(JSON.stringify(diff)).toContain("notes.txt");
+
+    const forkResponse = await fetch(`${url}/sessions/${session.id}/fork`, json("POST", {}));
+    expect(forkResponse.status).toBe(201);
+    const fork = await forkResponse.json();
+    expect(fork.parentID).toBe(session.id);
+    const forked = await (await fetch(`${url}/sessions/${fork.id}`)).json();
+    expect(forked.messages).toHaveLength(2);
+
+    const reverted = await fetch(`${url}/sessions/${session.id}/revert`, json("POST", { messageID: userMessage }));
+    expect(reverted.status).toBe(200);
+    expect((await reverted.json()).revert.messageID).toBe(userMessage);
+    expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("original\n");
+    const unreverted = await fetch(`${url}/sessions/${session.id}/unrevert`, json("POST"));
+    expect(unreverted.status).toBe(200);
+    expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("rewritten\n");
+  });
+
+  it("answers unknown sessions with 404 and bad bodies with 400, and deletes sessions", async () => {
+    const { url } = await start([], sqlite());
+    const missing = await fetch(`${url}/sessions/ses_missing/prompt`, json("POST", { text: "hi" }));
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.name).toBe("SessionNotFoundError");
+    expect((await fetch(`${url}/sessions/ses_missing`)).status).toBe(404);
+    const session = await createSession(url);
+    expect((await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "" }))).status).toBe(400);
+    expect((await fetch(`${url}/sessions/${session.id}/prompt`, { method: "POST", body: "{oops" })).status).toBe(400);
+    expect((await fetch(`${url}/sessions/${session.id}/revert`, json("POST", {}))).status).toBe(400);
+    expect((await fetch(`${url}/sessions?limit=-1`)).status).toBe(400);
+    expect((await fetch(`${url}/sessions/${session.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(`${url}/sessions/${session.id}`)).status).toBe(404);
+  });
+});
+
+describe("examples/server storage", () => {
+  it("uses SQLite without DATABASE_URL", async () => {
+    const { storage, kind } = storageFromEnv({}, { sqlitePath: join(dataDir, "nested", "s.db") });
+    cleanups.push(() => storage.close());
+    expect(kind).toBe("sqlite");
+    expect(storage).toBeInstanceOf(SqliteStorage);
+    expect(existsSync(join(dataDir, "nested", "s.db"))).toBe(true);
+  });
+
+  it("uses PostgreSQL with DATABASE_URL: two servers (workers) share the sessions", { timeout: 120_000 }, async () => {
+    const postgres = await startTestPostgres();
+    cleanups.push(() => postgres.stop());
+    const env = { DATABASE_URL: await postgres.createDatabase() };
+    const first = storageFromEnv(env, { sqlitePath: join(dataDir, "unused.db") });
+    const second = storageFromEnv(env, { sqlitePath: join(dataDir, "unused.db") });
+    cleanups.push(() => first.storage.close(), () => second.storage.close());
+    expect(first.kind).toBe("postgres");
+    expect(first.storage).toBeInstanceOf(PostgresStorage);
+
+    const a = await start([{ text: "Answered by worker A." }], first.storage);
+    const b = await start([{ text: "Answered by worker B." }], second.storage);
+    const session = await createSession(a.url, "shared");
+    for await (const _ of events(await fetch(`${a.url}/sessions/${session.id}/prompt`, json("POST", { text: "one" })))) void _;
+    const seen = await (await fetch(`${b.url}/sessions/${session.id}`)).json();
+    expect(seen.session.title).toBe("shared");
+    expect(seen.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
+    const last: Sse[] = [];
+    for await (const event of events(await fetch(`${b.url}/sessions/${session.id}/prompt`, json("POST", { text: "two" })))) last.push(event);
+    expect(last.at(-1)!.data.parts.find((p: { type: string }) => p.type === "text").text).toBe("Answered by worker B.");
+    const again = await (await fetch(`${a.url}/sessions/${session.id}`)).json();
+    expect(again.messages).toHaveLength(4);
+    expect(existsSync(join(dataDir, "unused.db"))).toBe(false);
+  });
+});
