@@ -166,3 +166,22 @@ describe("revert rules", () => {
     expect(files).not.toContain("a3.txt");
   });
 });
+
+describe("revert to a part", () => {
+  it("undoes only the steps from that part on", async () => {
+    const cwd = tempDir("ws");
+    const model = mockModel([
+      { toolCalls: [{ name: "write", input: { path: "first.txt", content: "1\n" } }] },
+      { toolCalls: [{ name: "bash", input: { command: "echo 2 > second.txt" } }] },
+      { text: "done" },
+    ]);
+    const agent = createAgent({ model, cwd, dataDir: tempDir("data") });
+    const s = await agent.sessions.create();
+    const { info, parts } = await agent.prompt(s.id, "two steps");
+    const secondStep = parts.filter((p) => p.type === "step-start")[1]!;
+    await agent.sessions.revert(s.id, { messageID: info.id, partID: secondStep.id });
+    expect(Object.keys(tree(cwd))).toEqual(["first.txt"]);
+    await agent.sessions.unrevert(s.id);
+    expect(Object.keys(tree(cwd)).sort()).toEqual(["first.txt", "second.txt"]);
+  });
+});
