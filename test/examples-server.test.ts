@@ -45,6 +45,11 @@ async function* events(response: Response): AsyncGenerator<Sse> {
   }
 }
 
+/** A response's JSON body, loosely typed for assertions. */
+async function read(response: Response | Promise<Response>): Promise<any> {
+  return (await response).json();
+}
+
 /** Reads events up to and including the first that matches; the stream stays open for more. */
 async function until(stream: AsyncGenerator<Sse>, match: (event: Sse) => boolean): Promise<Sse> {
   for (;;) {
@@ -123,7 +128,7 @@ const json = (method: string, body?: unknown): RequestInit => ({
 async function createSession(url: string, title = "t") {
   const response = await fetch(`${url}/sessions`, json("POST", { title }));
   expect(response.status).toBe(201);
-  return (await response.json()) as { id: string; title: string };
+  return (await read(response)) as { id: string; title: string };
 }
 
 describe("examples/server", () => {
@@ -142,9 +147,9 @@ describe("examples/server", () => {
     expect(done.event).toBe("done");
     expect(done.data.info).toMatchObject({ role: "assistant", finish: "stop" });
 
-    const listed = await (await fetch(`${url}/sessions`)).json();
+    const listed = await read(fetch(`${url}/sessions`));
     expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(session.id);
-    const detail = await (await fetch(`${url}/sessions/${session.id}`)).json();
+    const detail = await read(fetch(`${url}/sessions/${session.id}`));
     expect(detail.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
     expect(detail.busy).toBe(false);
   });
@@ -165,7 +170,7 @@ describe("examples/server", () => {
     expect(asked.data.request).toMatchObject({ permission: "bash", patterns: ["echo approved-from-elsewhere"] });
 
     // Another client sees the request, and answers it.
-    const pending = await (await fetch(`${url}/sessions/${session.id}/permissions`)).json();
+    const pending = await read(fetch(`${url}/sessions/${session.id}/permissions`));
     expect(pending.map((r: { id: string }) => r.id)).toEqual([asked!.data.request.id]);
     expect((await fetch(`${url}/permissions/${asked!.data.request.id}`, json("POST", { reply: "once" }))).status).toBe(204);
 
@@ -175,7 +180,7 @@ describe("examples/server", () => {
     expect(tool.data.part.state.output).toContain("approved-from-elsewhere");
     expect(after.some((e) => e.event === "permission.replied" && e.data.reply === "once")).toBe(true);
     expect(after.at(-1)!.event).toBe("done");
-    expect(await (await fetch(`${url}/sessions/${session.id}/permissions`)).json()).toEqual([]);
+    expect(await read(fetch(`${url}/sessions/${session.id}/permissions`))).toEqual([]);
 
     // The session's live stream saw the same run.
     const followed: string[] = [];
@@ -213,12 +218,12 @@ describe("examples/server", () => {
     await stream.next();
     const busy = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "again" }));
     expect(busy.status).toBe(409);
-    expect((await busy.json()).error.name).toBe("SessionBusyError");
-    expect(await (await fetch(`${url}/sessions/${session.id}/abort`, json("POST"))).json()).toEqual({ aborted: true });
+    expect((await read(busy)).error.name).toBe("SessionBusyError");
+    expect(await read(fetch(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: true });
     const done = (await rest(stream)).at(-1)!;
     expect(done.event).toBe("done");
     expect(done.data.info.finish).toBe("aborted");
-    expect(await (await fetch(`${url}/sessions/${session.id}/abort`, json("POST"))).json()).toEqual({ aborted: false });
+    expect(await read(fetch(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: false });
   });
 
   it("forks a session, and reverts and unreverts a turn's file changes", async () => {
@@ -234,22 +239,22 @@ describe("examples/server", () => {
     const session = await createSession(url);
     for await (const _ of events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "rewrite notes" })))) void _;
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("rewritten\n");
-    const { messages } = await (await fetch(`${url}/sessions/${session.id}`)).json();
+    const { messages } = await read(fetch(`${url}/sessions/${session.id}`));
     const userMessage = messages[0].info.id;
 
-    const diff = await (await fetch(`${url}/sessions/${session.id}/diff`)).json();
+    const diff = await read(fetch(`${url}/sessions/${session.id}/diff`));
     expect(JSON.stringify(diff)).toContain("notes.txt");
 
     const forkResponse = await fetch(`${url}/sessions/${session.id}/fork`, json("POST", {}));
     expect(forkResponse.status).toBe(201);
-    const fork = await forkResponse.json();
+    const fork = await read(forkResponse);
     expect(fork.parentID).toBe(session.id);
-    const forked = await (await fetch(`${url}/sessions/${fork.id}`)).json();
+    const forked = await read(fetch(`${url}/sessions/${fork.id}`));
     expect(forked.messages).toHaveLength(2);
 
     const reverted = await fetch(`${url}/sessions/${session.id}/revert`, json("POST", { messageID: userMessage }));
     expect(reverted.status).toBe(200);
-    expect((await reverted.json()).revert.messageID).toBe(userMessage);
+    expect((await read(reverted)).revert.messageID).toBe(userMessage);
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("original\n");
     const unreverted = await fetch(`${url}/sessions/${session.id}/unrevert`, json("POST"));
     expect(unreverted.status).toBe(200);
@@ -260,7 +265,7 @@ describe("examples/server", () => {
     const { url } = await start([], sqlite());
     const missing = await fetch(`${url}/sessions/ses_missing/prompt`, json("POST", { text: "hi" }));
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.name).toBe("SessionNotFoundError");
+    expect((await read(missing)).error.name).toBe("SessionNotFoundError");
     expect((await fetch(`${url}/sessions/ses_missing`)).status).toBe(404);
     const session = await createSession(url);
     expect((await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "" }))).status).toBe(400);
@@ -295,13 +300,13 @@ describe("examples/server storage", () => {
     const b = await start([{ text: "Answered by worker B." }], second.storage);
     const session = await createSession(a.url, "shared");
     for await (const _ of events(await fetch(`${a.url}/sessions/${session.id}/prompt`, json("POST", { text: "one" })))) void _;
-    const seen = await (await fetch(`${b.url}/sessions/${session.id}`)).json();
+    const seen = await read(fetch(`${b.url}/sessions/${session.id}`));
     expect(seen.session.title).toBe("shared");
     expect(seen.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
     const last: Sse[] = [];
     for await (const event of events(await fetch(`${b.url}/sessions/${session.id}/prompt`, json("POST", { text: "two" })))) last.push(event);
     expect(last.at(-1)!.data.parts.find((p: { type: string }) => p.type === "text").text).toBe("Answered by worker B.");
-    const again = await (await fetch(`${a.url}/sessions/${session.id}`)).json();
+    const again = await read(fetch(`${a.url}/sessions/${session.id}`));
     expect(again.messages).toHaveLength(4);
     expect(existsSync(join(dataDir, "unused.db"))).toBe(false);
   });
