@@ -17,7 +17,7 @@ const Prompt = z.object({ text: z.string().min(1), agent: z.string().optional(),
 const Reply = z.union([z.enum(["once", "always", "reject"]), z.object({ reject: z.string().min(1) })]);
 const Fork = z.object({ messageID: z.string().optional() });
 const Revert = z.object({ messageID: z.string(), partID: z.string().optional() });
-const ListQuery = z.object({ limit: z.coerce.number().int().positive().max(500).optional(), after: z.string().optional() });
+const ListQuery = z.object({ limit: z.coerce.number().int().positive().max(500).optional(), cursor: z.string().optional() });
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
