@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { SqliteStorage } from "@lathe/storage";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TmuxPane } from "./examples-tmux.js";
@@ -90,7 +90,11 @@ describe("examples/cli in a terminal", () => {
 });
 
 describe("examples/cli without a terminal", () => {
-  const run = (...args: string[]) => promisify(execFile)(process.execPath, [main, "--demo", "--db", join(dir, "cli.db"), ...args], { cwd: root, timeout: 60_000 });
+  // Colours stay on where the environment asks for them (CI=true does), so they are taken off here.
+  const run = async (...args: string[]) => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [main, "--demo", "--db", join(dir, "cli.db"), ...args], { cwd: root, timeout: 60_000 });
+    return { stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) };
+  };
 
   it("answers one prompt with --yes, then resumes the stored session in the same workspace", async () => {
     const first = await run("--yes", "-p", "Fix the failing tests");
