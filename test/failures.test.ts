@@ -178,7 +178,7 @@ describe("stopping cleanly", () => {
     expect(log).toEqual(["1", "2"]);
     expect(info.finish).toBe("stop");
     const last = model.calls[2]!;
-    expect(last.toolChoice).toEqual({ type: "none" });
+    expect(last.tools ?? []).toEqual([]);
     expect(JSON.stringify(last.prompt.at(-1))).toContain("maximum number of steps");
   });
 

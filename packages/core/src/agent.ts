@@ -94,6 +94,8 @@ export class Agent {
   private readonly runtime: AgentRuntime;
   private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
   private readonly states = new Map<string, Map<string, unknown>>();
+  /** The guarded wrapper of each listener, per event type, so `off` finds it. */
+  private readonly wrappers = new WeakMap<object, Map<keyof AgentEventMap, (...args: unknown[]) => void>>();
   /** Child session → parent session, while a subagent task runs. */
   private readonly parents = new Map<string, string>();
   private readonly ownsStorage: boolean;
@@ -214,8 +216,15 @@ export class Agent {
     }
     return new Run(sessionID, controller, (self) => {
       this.runs.set(sessionID, { run: self, controller });
-      return runTurn(this.runtime, sessionID, request, controller.signal).finally(() => {
+      let busy = false;
+      return runTurn(this.runtime, sessionID, request, controller.signal, () => (busy = true)).finally(() => {
         this.runs.delete(sessionID);
+        if (!busy) return;
+        // The run is gone first, so a listener may start the next prompt from this event; the run's
+        // own iterators still receive it as their last event.
+        const idle: AgentEvent = { type: "session.status", sessionID, status: { type: "idle" } };
+        self.push(idle);
+        this.emit(idle);
       });
     });
   }
@@ -235,20 +244,42 @@ export class Agent {
 
   /** Listens to events of every session; `*` receives every event. */
   on<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
-    this.emitter.on(type, listener as never);
+    this.emitter.on(type, this.guarded(type, listener) as never);
     return this;
   }
 
   /** Listens to the next event of a type only. */
   once<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
-    this.emitter.once(type, listener as never);
+    this.emitter.once(type, this.guarded(type, listener) as never);
     return this;
   }
 
   /** Stops listening. */
   off<T extends keyof AgentEventMap>(type: T, listener: (...args: AgentEventMap[T]) => void): this {
-    this.emitter.off(type, listener as never);
+    const wrapper = this.wrappers.get(listener)?.get(type);
+    if (wrapper) this.emitter.off(type, wrapper as never);
     return this;
+  }
+
+  /**
+   * Wraps a listener so that one that throws neither breaks the loop nor keeps the event from the
+   * listeners after it; the error is reported as a process warning.
+   */
+  private guarded(type: keyof AgentEventMap, listener: object): (...args: unknown[]) => void {
+    let byType = this.wrappers.get(listener);
+    if (!byType) this.wrappers.set(listener, (byType = new Map()));
+    let wrapper = byType.get(type);
+    if (!wrapper) {
+      wrapper = (...args: unknown[]) => {
+        try {
+          (listener as (...a: unknown[]) => void)(...args);
+        } catch (error) {
+          process.emitWarning(`A Lathe event listener threw on ${String(type)}: ${String(error)}`, "LatheListenerWarning");
+        }
+      };
+      byType.set(type, wrapper);
+    }
+    return wrapper;
   }
 
   /**
@@ -277,13 +308,9 @@ export class Agent {
     for (let id: string | undefined = event.sessionID; id !== undefined; id = this.parents.get(id)) {
       this.runs.get(id)?.run.push(event);
     }
-    // A listener that throws must not break the loop; it is reported as a process warning.
-    try {
-      this.emitter.emit(event.type, event as never);
-      this.emitter.emit("*", event);
-    } catch (error) {
-      process.emitWarning(`A Lathe event listener threw on ${event.type}: ${String(error)}`, "LatheListenerWarning");
-    }
+    // Listeners are guarded (see `guarded`), so one that throws cannot stop the others or the loop.
+    this.emitter.emit(event.type, event as never);
+    this.emitter.emit("*", event);
   }
 
   /** The tools an agent is offered: its switches, minus those its rules deny outright, plus the task tool. */
@@ -294,7 +321,9 @@ export class Agent {
     const hidden = disabled([...tools.keys(), "task"], ruleset);
     const offered = new Map([...tools].filter(([name]) => !hidden.has(name) && !switchedOff(name)));
     const subagents = this.runtime.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
-    if (subagents.length > 0 && !hidden.has("task") && !switchedOff("task") && !offered.has("task")) {
+    // With the host's own tool list, the task tool comes only when an agent switches it on (`tools: { task: true }`).
+    const wantsTask = definition.tools?.task === true || (this.runtime.options.tools === undefined && !switchedOff("task"));
+    if (subagents.length > 0 && wantsTask && !hidden.has("task") && !offered.has("task")) {
       offered.set("task", createTaskTool(subagents, { runTask: (input) => this.runTask(input) }));
     }
     return offered;

@@ -44,9 +44,17 @@ export type TurnRequest =
  * their tool calls until the model answers in text, the run is aborted, an error stops it, or the
  * step limit is reached. Always finishes the assistant message and releases the lease.
  */
-export async function runTurn(rt: AgentRuntime, sessionID: string, request: TurnRequest, signal: AbortSignal): Promise<RunResult> {
+export async function runTurn(
+  rt: AgentRuntime,
+  sessionID: string,
+  request: TurnRequest,
+  signal: AbortSignal,
+  /** Called once the session's lease is held and the session is reported busy. */
+  onBusy: () => void = () => {},
+): Promise<RunResult> {
   const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
   if (!lease) throw new SessionBusyError(sessionID);
+  onBusy();
   const renew = setInterval(() => {
     rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});
   }, leaseTtl(rt) / 3);
@@ -78,7 +86,7 @@ export async function runTurn(rt: AgentRuntime, sessionID: string, request: Turn
     clearInterval(renew);
     rt.writers.delete(sessionID);
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
-    rt.emit({ type: "session.status", sessionID, status: { type: "idle" } });
+    // `session.status: idle` is emitted by the agent once the run is gone, so a listener may start the next prompt.
   }
 }
 
@@ -254,7 +262,8 @@ async function drive(
         model,
         instructions: system.system.join("\n\n"),
         messages,
-        ...(offered.size > 0 ? { tools: toolSet, toolChoice: lastStep ? ("none" as const) : ("auto" as const) } : {}),
+        // The last step a limit allows gets no tools at all: the model must answer in text.
+        ...(offered.size > 0 && !lastStep ? { tools: toolSet } : {}),
         maxRetries: 0,
         // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
         onError: () => {},

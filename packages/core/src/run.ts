@@ -60,6 +60,11 @@ export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
     return this.result.then(onfulfilled, onrejected);
   }
 
+  /** Like `Promise.finally`. */
+  finally(onfinally?: (() => void) | null): Promise<RunResult> {
+    return this.result.finally(onfinally);
+  }
+
   /** Like `Promise.catch`. */
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<RunResult | R> {
     return this.result.catch(onrejected);

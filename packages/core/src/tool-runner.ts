@@ -1,5 +1,5 @@
 import type { ToolPart } from "@lathe/message";
-import type { TodoStore, Tool, ToolContext, ToolResult } from "@lathe/tools";
+import { truncateOutput, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
 import { isDoomLoop } from "./doom-loop.js";
 import type { AgentEvent } from "./events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
@@ -115,8 +115,12 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
       return "error";
     }
     const result = await untilAborted(tool.execute(before.args, context(call, deps)), deps.signal);
+    // A tool that stopped because of the abort and returned anyway did not finish its work.
+    if (deps.signal.aborted) throw deps.signal.reason;
     const running = part.state.status === "running" ? part.state : undefined;
-    const after = { title: result.title, output: result.output, metadata: { ...running?.metadata, ...result.metadata } };
+    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
+    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",

@@ -303,7 +303,16 @@ export class PermissionService {
     try {
       reply = Reply.parse(await this.#options.approve!(entry.request, { signal: entry.controller.signal }));
     } catch (error) {
-      if (this.#claim(entry)) this.#settle(entry, toError(error));
+      // The callback failed (or answered nonsense): the request is settled as rejected, and the
+      // hooks hear so — otherwise a stored request would stay pending with nobody to answer it.
+      if (!this.#claim(entry)) return;
+      const failure = toError(error);
+      try {
+        await this.#options.onReplied?.({ request: entry.request, reply: "reject" });
+      } catch (hookError) {
+        failure.cause ??= hookError;
+      }
+      this.#settle(entry, failure);
       return;
     }
     if (this.#pending.get(entry.request.id) !== entry) return; // answered some other way meanwhile
