@@ -1,14 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AddressInfo } from "node:net";
-import { serve, type ServerType } from "@hono/node-server";
 import { createAgent, type Agent } from "@lathe/core";
 import { mockModel, type MockTurnInput } from "@lathe/mock";
 import { SqliteStorage, type Storage } from "@lathe/storage";
 import { PostgresStorage, startTestPostgres } from "@lathe/storage-postgres";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createApp } from "../examples/server/src/app.ts";
+import { startServer } from "../examples/server/src/server.ts";
 import { storageFromEnv } from "../examples/server/src/storage-from-env.ts";
 
 // examples/server over real HTTP, offline: the model is a scripted mock injected into the agent the
@@ -95,18 +93,13 @@ async function start(script: MockTurnInput[], storage: Storage, options: { delay
     storage,
     agents: { build: { permission: { bash: "ask" } } },
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: createApp({ agent }).fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await startServer({ agent, port: 0, hostname: "127.0.0.1" });
   const running = {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     agent,
     close: async () => {
       await agent.close();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-      await closed;
+      await server.close();
     },
   };
   cleanups.push(() => running.close());
@@ -309,5 +302,32 @@ describe("examples/server storage", () => {
     const again = await read(fetch(`${a.url}/sessions/${session.id}`));
     expect(again.messages).toHaveLength(4);
     expect(existsSync(join(dataDir, "unused.db"))).toBe(false);
+  });
+});
+
+describe("examples/server main.ts", () => {
+  it("starts from the environment (offline demo model, SQLite) and serves requests until SIGTERM", { timeout: 60_000 }, async () => {
+    const { spawn } = await import("node:child_process");
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", LATHE_DB: join(dataDir, "main.db"), LATHE_WORKSPACE: workspace };
+    for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "LATHE_BASE_URL", "DATABASE_URL"]) delete env[key];
+    const child = spawn(process.execPath, [join(import.meta.dirname, "..", "examples", "server", "src", "main.ts")], { env, stdio: ["ignore", "pipe", "pipe"] });
+    cleanups.push(() => void child.kill("SIGKILL"));
+    let output = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /Lathe server on (http:\/\/\S+) — model offline demo, sqlite storage/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+    });
+    expect(await read(fetch(`${url}/health`))).toEqual({ ok: true });
+    const session = await createSession(url, "from main");
+    expect((await read(fetch(`${url}/sessions/${session.id}`))).session.directory).toBe(workspace);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).not.toContain("ExperimentalWarning");
   });
 });

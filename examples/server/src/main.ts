@@ -7,11 +7,10 @@
 // CLI's offline demo model in a temporary project. Approvals wait for POST /permissions/:id.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { createAgent } from "@lathe/core";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
-import { createApp } from "./app.ts";
+import { startServer } from "./server.ts";
 import { storageFromEnv } from "./storage-from-env.ts";
 
 process.removeAllListeners("warning"); // node:sqlite's "experimental" notice, once per start
@@ -26,13 +25,11 @@ const agent = createAgent({
   // No `approve` callback: requests wait until a client answers POST /permissions/:requestID.
   agents: { build: { permission: { edit: "ask", bash: "ask" } } },
 });
-const app = createApp({ agent });
-const server = serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8787) }, (info) => {
-  console.log(`Lathe server on http://localhost:${info.port} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}`);
-});
+const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787) });
+console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}`);
 
 const stop = async () => {
-  server.close();
+  await server.close();
   await agent.close();
   await storage.close();
   process.exit(0);

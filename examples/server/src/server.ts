@@ -1,0 +1,44 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Agent } from "@lathe/core";
+import { createApp } from "./app.ts";
+
+/** A running HTTP server of an agent's sessions. */
+export interface RunningServer {
+  /** `http://host:port`. */
+  url: string;
+  port: number;
+  /** Stops accepting requests, ends open streams, and waits for the server to close (the agent stays open). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartServerOptions {
+  /** The agent to serve: build it with the model and storage you want (a `mockModel` in tests). */
+  agent: Agent;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Default all interfaces. */
+  hostname?: string;
+}
+
+/** Serves `createApp({ agent })` over Node's HTTP server. */
+export function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const app = createApp({ agent: options.agent });
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: options.hostname }, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = !options.hostname || options.hostname === "0.0.0.0" ? "localhost" : options.hostname;
+      resolve({
+        url: `http://${host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            // Server-sent-event streams stay open until their client leaves: end them.
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      });
+    });
+  });
+}
