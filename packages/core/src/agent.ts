@@ -12,7 +12,7 @@ import { modelRef } from "./model-info.js";
 import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
 import { disabled, evaluate, type PermissionRequest, type Reply } from "@lathe/permission";
 import { AgentRegistry, type AgentDefinition } from "./agents.js";
-import { earliestTrees, patchesAfter, StepSnapshots } from "./file-history.js";
+import { afterRevert, earliestTrees, patchesAfter, StepSnapshots } from "./file-history.js";
 import { Snapshots, type SnapshotFileDiff } from "./snapshot/index.js";
 import { createTaskTool, type SubagentRunner } from "./task-tool.js";
 import { AgentPermissions } from "./agent-permissions.js";
@@ -27,6 +27,8 @@ export interface CreateSessionInput {
   title?: string;
   /** The parent session (for subagent sessions and forks). */
   parentID?: string;
+  /** `task` for a subagent's session (removed with its parent), `fork` for a copy. */
+  kind?: "task" | "fork";
   /** Free-form data kept with the session. */
   metadata?: Record<string, unknown>;
 }
@@ -94,6 +96,7 @@ export class Agent {
   private readonly runtime: AgentRuntime;
   private readonly runs = new Map<string, { run: Run; controller: AbortController }>();
   private readonly states = new Map<string, Map<string, unknown>>();
+  private readonly warnedListeners = new WeakSet<object>();
   /** The guarded wrapper of each listener, per event type, so `off` finds it. */
   private readonly wrappers = new WeakMap<object, Map<keyof AgentEventMap, (...args: unknown[]) => void>>();
   /** Child session → parent session, while a subagent task runs. */
@@ -274,6 +277,9 @@ export class Agent {
         try {
           (listener as (...a: unknown[]) => void)(...args);
         } catch (error) {
+          // Once per listener: a broken listener would otherwise flood the warnings, one per delta.
+          if (this.warnedListeners.has(listener)) return;
+          this.warnedListeners.add(listener);
           process.emitWarning(`A Lathe event listener threw on ${String(type)}: ${String(error)}`, "LatheListenerWarning");
         }
       };
@@ -339,7 +345,7 @@ export class Agent {
         throw new InvalidInputError(`There is no task ${input.taskID} of this session to continue.`);
       }
     } else {
-      child = await this.sessions.create({ parentID: input.parentSessionID, title: `${input.description} (@${input.agent})` });
+      child = await this.sessions.create({ parentID: input.parentSessionID, kind: "task", title: `${input.description} (@${input.agent})` });
     }
     const before = child.usage;
     this.parents.set(child.id, input.parentSessionID);
@@ -358,6 +364,18 @@ export class Agent {
     } finally {
       this.parents.delete(child.id);
     }
+  }
+
+  /** Every child session of a session, all pages. */
+  private async allChildren(sessionID: string): Promise<Session[]> {
+    const out: Session[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.runtime.storage.listSessions({ parentID: sessionID, ...(cursor ? { cursor } : {}) });
+      out.push(...page.sessions);
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
   }
 
   private requireSnapshots(): Snapshots {
@@ -391,6 +409,7 @@ export class Agent {
           time: { created: now, updated: now },
           usage: { tokens: emptyTokens(), cost: 0 },
           ...(input.parentID ? { parentID: input.parentID } : {}),
+          ...(input.kind ? { kind: input.kind } : {}),
           ...(input.metadata ? { metadata: input.metadata } : {}),
         };
         await rt.storage.write({ sessions: [session] });
@@ -403,6 +422,10 @@ export class Agent {
         if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
         const session = await rt.storage.getSession(sessionID);
         if (!session) throw new SessionNotFoundError(sessionID);
+        // Subagent sessions belong to their parent and go with it; forks are independent and stay.
+        for (const child of await this.allChildren(sessionID)) {
+          if (child.kind === "task") await this.sessions.remove(child.id);
+        }
         await rt.storage.removeSession(sessionID);
         await rm(sessionDataDir(rt, sessionID), { recursive: true, force: true });
         this.states.delete(sessionID);
@@ -438,6 +461,9 @@ export class Agent {
         const session = await rt.storage.getSession(sessionID);
         if (!session) throw new SessionNotFoundError(sessionID);
         const history = await rt.storage.listMessages(sessionID);
+        if (options.messageID !== undefined && !history.some((m) => m.info.id === options.messageID)) {
+          throw new InvalidInputError(`Message ${options.messageID} is not in session ${sessionID}.`);
+        }
         const from = options.messageID ?? history[0]?.info.id;
         if (from === undefined) return [];
         const patches = patchesAfter(history, { messageID: from });
@@ -456,7 +482,9 @@ export class Agent {
         if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
         const source = await rt.storage.getSession(sessionID);
         if (!source) throw new SessionNotFoundError(sessionID);
-        const history = await rt.storage.listMessages(sessionID);
+        let history = await rt.storage.listMessages(sessionID);
+        // A reverted session forks as it stands after the revert: the reverted messages are not copied.
+        if (source.revert) history = afterRevert(history, source.revert);
         if (options.messageID !== undefined && !history.some((m) => m.info.id === options.messageID)) {
           throw new InvalidInputError(`Message ${options.messageID} is not in session ${sessionID}.`);
         }

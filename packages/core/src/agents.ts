@@ -51,7 +51,8 @@ export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.
     prompt:
       "You are in plan mode. Investigate and write a plan; do not change the user's files. " +
       `You may only create or edit plan files matching ${PLAN_FILES}.`,
-    permission: { edit: { "*": "deny", [PLAN_FILES]: "allow" } },
+    // Shell commands can change files too: in plan mode each one is asked.
+    permission: { edit: { "*": "deny", [PLAN_FILES]: "allow" }, bash: "ask" },
   },
   explore: {
     name: "explore",

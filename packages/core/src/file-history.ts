@@ -89,3 +89,13 @@ export function droppedByRevert(history: MessageWithParts[], revert: NonNullable
   }
   return { removeMessages: messages, removeParts: parts };
 }
+
+/** The history as it stands after a revert: what {@link droppedByRevert} would remove, left out. */
+export function afterRevert(history: MessageWithParts[], revert: NonNullable<Session["revert"]>): MessageWithParts[] {
+  const dropped = droppedByRevert(history, revert);
+  const messages = new Set(dropped.removeMessages.map((m) => m.messageID));
+  const parts = new Set(dropped.removeParts.map((p) => p.partID));
+  return history
+    .filter((m) => !messages.has(m.info.id))
+    .map((m) => ({ info: m.info, parts: m.parts.filter((p) => !parts.has(p.id)) }));
+}

@@ -15,6 +15,7 @@ export function forkHistory(
   const session: Session = {
     id: createId("session"),
     parentID: source.id,
+    kind: "fork",
     title: `Fork of ${source.title}`,
     directory: source.directory,
     time: { created: now, updated: now },

@@ -1,4 +1,6 @@
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { streamText, tool as aiTool, type ModelMessage, type ToolSet } from "ai";
 import {
   addTokens,
@@ -17,7 +19,7 @@ import type { Tool, ToolContext } from "@lathe/tools";
 import { runHooks, type ChatParams } from "./hooks.js";
 import { expandReferences } from "./references.js";
 import { droppedByRevert } from "./file-history.js";
-import { NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
+import { InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
 import { repairInterrupted } from "./repair.js";
@@ -117,6 +119,7 @@ async function answer(
   const agentName = options.agent ?? DEFAULT_AGENT;
   const { ref } = rt.modelFor(agentName);
   const user = userMessage(session.id, agentName, input, options);
+  await inlineLocalFiles(user.parts);
   if (typeof input === "string") {
     const expanded = await expandReferences(input, {
       cwd: rt.cwd,
@@ -125,7 +128,12 @@ async function answer(
     });
     for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
   }
-  await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });
+  let hookError: unknown;
+  try {
+    await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });
+  } catch (error) {
+    hookError = error;
+  }
   writer.message(user.info);
   for (const part of user.parts) writer.part(part);
   await writer.flush();
@@ -147,6 +155,10 @@ async function answer(
   };
   const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
   recorder.messageChanged();
+  if (hookError !== undefined) {
+    fail(rt, recorder, toMessageError(hookError));
+    return finishTurn(rt, writer, session, recorder, signal);
+  }
   return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
 }
 
@@ -231,6 +243,7 @@ async function drive(
       const outcome = await runCalls(pending);
       await writer.flush();
       stop = outcome.rejected;
+      if (outcome.rejected) info.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
     }
     for (let step = 1; !stop; step++) {
       if (signal.aborted) break;
@@ -306,6 +319,7 @@ async function drive(
       await recordPatch(rt, recorder, before);
       // The step's final states are stored before the next step starts.
       await writer.flush();
+      if (outcome.rejected) info.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
       if (signal.aborted || outcome.rejected) break;
       if (streamed.calls.length === 0 && streamed.invalidCalls === 0) break;
     }
@@ -313,6 +327,12 @@ async function drive(
     if (!signal.aborted) fail(rt, recorder, toMessageError(error));
   }
 
+  return finishTurn(rt, writer, session, recorder, signal);
+}
+
+/** Ends a turn: unfinished calls of an aborted run become errors, the message is completed and stored, the session's usage grows. */
+async function finishTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, recorder: TurnRecorder, signal: AbortSignal): Promise<RunResult> {
+  const info = recorder.message;
   if (signal.aborted) {
     cancelCalls(recorder, recorder.parts, ABORTED_TOOL_ERROR);
     info.finish = "aborted";
@@ -342,6 +362,22 @@ async function recordPatch(rt: AgentRuntime, recorder: TurnRecorder, before: str
   if (files.length > 0) recorder.add({ type: "patch", hash: before, files });
 }
 
+/**
+ * Reads attached `file:` URLs into `data:` URLs, so the stored message carries the file itself: a
+ * provider cannot fetch a local path, and the file may change or vanish before the session resumes.
+ */
+async function inlineLocalFiles(parts: Part[]): Promise<void> {
+  for (const part of parts) {
+    if (part.type !== "file" || !part.url.startsWith("file:")) continue;
+    const path = fileURLToPath(part.url);
+    const bytes = await readFile(path).catch((error: unknown) => {
+      throw new InvalidInputError(`The attached file ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    part.url = `data:${part.mime};base64,${bytes.toString("base64")}`;
+    part.filename ??= basename(path);
+  }
+}
+
 /** Runs the `text.complete` hooks over the text parts a step finished. */
 async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, parts: Part[], context: { sessionID: string; agent: string }): Promise<void> {
   if (!rt.hooks?.["text.complete"]) return;
@@ -361,7 +397,10 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
 
-/** A tool context for reading the files a prompt references: the user named them, so asking is not needed. */
+/**
+ * A tool context for reading the files a prompt references. Reads go through the agent's rules like
+ * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
+ */
 function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
   const state = rt.sessionState(sessionID);
   return {
@@ -371,7 +410,16 @@ function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: st
     agent,
     cwd: rt.cwd,
     abort: signal,
-    ask: async () => {},
+    ask: (request) =>
+      rt.permissions.ask({
+        sessionID,
+        agent,
+        permission: request.permission,
+        patterns: request.patterns,
+        always: request.always ?? request.patterns,
+        metadata: request.metadata ?? {},
+        signal,
+      }),
     metadata: () => {},
     emit: () => {},
     dataDir: sessionDataDir(rt, sessionID),

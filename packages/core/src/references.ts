@@ -15,7 +15,7 @@ const REFERENCE = /(^|[\s(["'])@([\w./~-][\w./~@+-]*)/g;
 export interface ReferenceContext {
   cwd: string;
   agents: AgentRegistry;
-  /** A tool context whose `ask` allows: the user named the file, so reading it needs no approval. */
+  /** The context the read and list tools run with; their permission asks go through the agent's rules. */
   toolContext: ToolContext;
 }
 
@@ -58,7 +58,8 @@ async function expandOne(raw: string, start: number, ctx: ReferenceContext): Pro
   if (!info) return [{ type: "text", synthetic: true, text: `Note: the reference @${raw} matches no file, directory or agent.` }];
   const shown = relative(ctx.cwd, absolute) || ".";
   if (info.isDirectory()) {
-    const result = await listTool.execute({ path: absolute }, ctx.toolContext);
+    const result = await listTool.execute({ path: absolute }, ctx.toolContext).catch((error: unknown) => error as Error);
+    if (result instanceof Error) return [{ type: "text", synthetic: true, text: `Note: @${raw} could not be listed: ${result.message}` }];
     return [
       { type: "text", synthetic: true, text: `Called the list tool with the following input: ${JSON.stringify({ path: shown })}` },
       { type: "text", synthetic: true, text: result.output },

@@ -53,6 +53,11 @@ export const Session = z.object({
   id: z.string(),
   /** The session that started this one as a subagent task, or that it was forked from. */
   parentID: z.string().optional(),
+  /**
+   * How a child session came to be: `task` (a subagent's session, owned by its parent and removed
+   * with it) or `fork` (an independent copy).
+   */
+  kind: z.enum(["task", "fork"]).optional(),
   title: z.string(),
   /** The workspace directory the session works in. */
   directory: z.string(),

@@ -144,12 +144,14 @@ describe("toModelMessages", () => {
     expect(toModelMessages([msg])).toEqual(other);
   });
 
-  it("sends files as file parts and leaves text files to their synthetic text", () => {
+  it("sends files as file parts, attached text files inline, and leaves referenced text files to their synthetic text", () => {
     const out = toModelMessages([
       user("msg_u", [
         { type: "text", text: "look" },
         { type: "file", mime: "image/png", url: "data:image/png;base64,iVBORw0KGgo=", filename: "a.png" },
-        { type: "file", mime: "text/plain", url: "file:///w/a.txt", filename: "a.txt" },
+        { type: "file", mime: "text/plain", url: "file:///w/a.txt", filename: "a.txt", source: { path: "a.txt" } },
+        { type: "file", mime: "text/plain", url: `data:text/plain;base64,${Buffer.from("hello").toString("base64")}`, filename: "b.txt" },
+        { type: "file", mime: "image/png", url: "file:///w/c.png", filename: "c.png" },
       ]),
     ]);
     expect(out).toEqual([
@@ -158,6 +160,8 @@ describe("toModelMessages", () => {
         content: [
           { type: "text", text: "look" },
           { type: "file", mediaType: "image/png", data: { type: "data", data: "iVBORw0KGgo=" }, filename: "a.png" },
+          { type: "text", text: '<file name="b.txt">\nhello\n</file>' },
+          { type: "text", text: "[The file c.png was attached but is not readable here.]" },
         ],
       },
     ]);

@@ -27,13 +27,13 @@ export interface ToModelMessagesOptions {
   model?: ModelRef;
 }
 
-// File types whose content travels as synthetic text beside the file part, not as the file itself.
+// A referenced file (`@path`) of these types travels as the synthetic text written beside it.
 const TEXT_CARRIED_MIMES = new Set(["text/plain", "application/x-directory"]);
 
 /**
  * Converts stored messages into the AI SDK's `ModelMessage[]`.
  *
- * - Synthetic text is sent; `ignored` text is not.
+ * - Synthetic text is sent; `ignored` text is not. Attached text files are sent inline as text.
  * - An assistant message that failed before producing anything is dropped.
  * - Each step of an assistant message becomes an assistant message followed by a tool message with
  *   the results of that step's calls, so every tool call gets a result: unfinished calls (pending or
@@ -61,9 +61,11 @@ function userMessage(_info: UserMessage, parts: Part[]): UserModelMessage | unde
       case "text":
         if (!part.ignored && part.text !== "") content.push({ type: "text", text: part.text });
         break;
-      case "file":
-        if (!TEXT_CARRIED_MIMES.has(part.mime)) content.push(filePart(part));
+      case "file": {
+        const sent = userFile(part);
+        if (sent) content.push(sent);
         break;
+      }
       case "compaction":
         content.push({ type: "text", text: COMPACTION_PROMPT });
         break;
@@ -77,6 +79,22 @@ function userMessage(_info: UserMessage, parts: Part[]): UserModelMessage | unde
     }
   }
   return content.length > 0 ? { role: "user", content } : undefined;
+}
+
+/**
+ * How a file the user attached reaches the model: a referenced text file or directory not at all
+ * (its synthetic text carries it); any other text file inline as text (providers take few text
+ * media types as files); a `file:` URL, which no provider can fetch, as a note; the rest as a file.
+ */
+function userFile(part: FilePart): ModelTextPart | ModelFilePart | undefined {
+  if (part.source && TEXT_CARRIED_MIMES.has(part.mime)) return undefined;
+  const name = part.filename ?? part.source?.path ?? "attachment";
+  if (part.url.startsWith("file:")) return { type: "text", text: `[The file ${name} was attached but is not readable here.]` };
+  if (part.mime.startsWith("text/") || part.mime === "application/json") {
+    const data = parseDataUrl(part.url);
+    if (data !== undefined) return { type: "text", text: `<file name="${name}">\n${Buffer.from(data, "base64").toString("utf8")}\n</file>` };
+  }
+  return filePart(part);
 }
 
 function filePart(part: FilePart): ModelFilePart {
