@@ -22,7 +22,7 @@ describe("behaviour fixed after review", () => {
       name: "polite",
       description: "Returns when aborted.",
       parameters: z.object({}),
-      execute: (_args, ctx) => new Promise((resolve) => ctx.abort.addEventListener("abort", () => resolve({ title: "stopped", output: "stopped early" }))),
+      execute: (_args, ctx) => new Promise<{ title: string; output: string }>((resolve) => ctx.abort.addEventListener("abort", () => resolve({ title: "stopped", output: "stopped early" }))),
     });
     const agent = createAgent({ ...base(), model: mockModel([{ toolCalls: [{ name: "polite", input: {} }] }, { text: "x" }]), tools: [polite] });
     const s = await agent.sessions.create();
