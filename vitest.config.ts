@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -16,6 +19,9 @@ export default defineConfig({
     ],
   },
   test: {
+    // Agents made without a dataDir keep snapshots and tool files under $XDG_DATA_HOME/lathe: give
+    // each test run its own, so runs never share (or inherit locks from) the user's data.
+    env: { XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "lathe-test-data-")) },
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,

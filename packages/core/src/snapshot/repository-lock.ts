@@ -8,7 +8,7 @@
 // head of the queue then takes a lock file in the repository so agents in other processes sharing
 // the data directory wait too. A lock left by a crashed process is taken over once its pid is gone
 // (same host) or it is older than `staleMs`.
-import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
+import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -26,6 +26,8 @@ export interface LockTiming {
 }
 
 const DEFAULT_TIMING: LockTiming = { timeoutMs: 120_000, staleMs: 10 * 60_000 };
+/** An empty lock file (left by a writer from before locks were linked into place whole) older than this is abandoned. */
+const EMPTY_LOCK_GRACE_MS = 5_000;
 const POLL_MS = 20;
 
 /** Tail of the operation queue of each repository in this process. */
@@ -66,19 +68,26 @@ async function holdingLockFile<T>(gitDir: string, operation: () => Promise<T>, t
 async function acquire(lockPath: string, timing: LockTiming): Promise<void> {
   const started = Date.now();
   const owner = `${process.pid} ${hostname()} ${started}`;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, "wx");
-      await handle.writeFile(owner);
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  // The lock is written to a private file first and hard-linked into place: `link` fails with EEXIST
+  // when the lock exists, and a lock never exists without its owner line — a process killed between
+  // creating and writing it would otherwise leave an empty lock nobody can judge.
+  const draft = `${lockPath}.${process.pid}.${started}.${Math.random().toString(36).slice(2)}`;
+  await writeFile(draft, owner);
+  try {
+    for (;;) {
+      try {
+        await link(draft, lockPath);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      await removeIfAbandoned(lockPath, timing.staleMs);
+      const waited = Date.now() - started;
+      if (waited >= timing.timeoutMs) throw new SnapshotLockTimeoutError(lockPath, waited);
+      await sleep(POLL_MS);
     }
-    await removeIfAbandoned(lockPath, timing.staleMs);
-    const waited = Date.now() - started;
-    if (waited >= timing.timeoutMs) throw new SnapshotLockTimeoutError(lockPath, waited);
-    await sleep(POLL_MS);
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
 }
 
@@ -86,8 +95,10 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<voi
   const [content, info] = await Promise.all([readFile(lockPath, "utf8").catch(() => undefined), stat(lockPath).catch(() => undefined)]);
   if (content === undefined || info === undefined) return;
   const [pid, host] = content.split(" ");
-  // An empty file is a lock being written right now, not an abandoned one (unless it is old).
-  const ownerGone = host === hostname() && pid !== undefined && pid !== "" && !processAlive(Number(pid));
+  // Locks are linked into place whole, so an empty one is a leftover of an older writer: abandoned
+  // once it is a few seconds old.
+  const empty = content.trim() === "" && Date.now() - info.mtimeMs > EMPTY_LOCK_GRACE_MS;
+  const ownerGone = empty || (host === hostname() && pid !== undefined && pid !== "" && !processAlive(Number(pid)));
   if (!ownerGone && Date.now() - info.mtimeMs < staleMs) return;
   // Only remove the lock we judged: another waiter may have replaced it in the meantime.
   if ((await readFile(lockPath, "utf8").catch(() => undefined)) === content) await unlink(lockPath).catch(() => undefined);
