@@ -1,3 +1,6 @@
+// Besides these thresholds, a fuzzy line match needs the same numbers, operators and punctuation
+// (text/signature.ts): a changed literal or comparison is stale code, never a typo.
+//
 // Thresholds of the fuzzy edit matchers, chosen on the edit-accuracy corpus
 // (corpus/edit-corpus.ts, run by corpus/corpus.test.ts). Line similarities measured on it (whitespace
 // collapsed, 1 − Levenshtein ÷ longer length): typos and changed literals 0.92–0.95 ("conect" →

@@ -1,8 +1,10 @@
 // block-anchored: the first and last lines of the search anchor a block; the lines between may
-// carry small differences (a typo, a changed literal) but must resemble the search line for line.
+// carry small differences (a typo in a name) but must resemble the search line for line, with the
+// same numbers, operators and punctuation (see text/signature.ts).
 // Blank lines are left out of the comparison, so a missing or extra blank line does not matter.
 import { type Candidate, type Matcher } from "../candidate.js";
 import { collapseWhitespace } from "../../text/normalize.js";
+import { sameSignature } from "../../text/signature.js";
 import { similarity } from "../../text/similarity.js";
 import { BLOCK_MAX_BLANK_DRIFT, BLOCK_MIN_AVERAGE, BLOCK_MIN_LINE } from "../thresholds.js";
 
@@ -48,7 +50,10 @@ function resembles(middle: Array<[number, string]>, picked: number[], norm: read
   const needed = BLOCK_MIN_AVERAGE * middle.length;
   let sum = 0;
   for (let x = 0; x < middle.length; x++) {
-    const s = similarity(middle[x]![1], norm[picked[x]!]!, BLOCK_MIN_LINE);
+    const [searchLine, fileLine] = [middle[x]![1], norm[picked[x]!]!];
+    // A changed number, operator or negation is stale code, not a typo: never fuzzy-matched.
+    if (!sameSignature(searchLine, fileLine)) return false;
+    const s = similarity(searchLine, fileLine, BLOCK_MIN_LINE);
     if (s < BLOCK_MIN_LINE) return false;
     sum += s;
     if (sum + (middle.length - x - 1) < needed) return false;

@@ -2,6 +2,7 @@
 // count; most middle lines must match exactly and the others must still resemble theirs.
 import { type Candidate, type Matcher, alignedPairs } from "../candidate.js";
 import { collapseWhitespace } from "../../text/normalize.js";
+import { sameSignature } from "../../text/signature.js";
 import { similarity } from "../../text/similarity.js";
 import { CONTEXT_MIN_AVERAGE, CONTEXT_MIN_EXACT_SHARE, CONTEXT_MIN_LINE } from "../thresholds.js";
 
@@ -28,6 +29,11 @@ export const contextAwareMatcher: Matcher = {
           exact++;
           sum += 1;
           continue;
+        }
+        // A changed number, operator or negation is stale code, not a typo (see text/signature.ts).
+        if (!sameSignature(a, b)) {
+          ok = false;
+          break;
         }
         const s = similarity(a, b, CONTEXT_MIN_LINE);
         if (s < CONTEXT_MIN_LINE) ok = false;
