@@ -27,28 +27,29 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
     if (list.length < VOTES_PER_LINE) list.push(j);
     positions.set(line, list);
   });
+  const fileNorm = fileLines.map(norm);
   const votes = new Map<number, number>();
   for (let i = 0; i < fileLines.length; i++) {
-    const list = positions.get(norm(fileLines[i]!));
+    const list = positions.get(fileNorm[i]!);
     if (!list) continue;
     for (const j of list) votes.set(i - j, (votes.get(i - j) ?? 0) + 1);
   }
   let offsets = [...votes.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, SCORED_REGIONS).map((e) => e[0]);
-  if (offsets.length === 0) offsets = closestLineOffsets(fileLines, search, norm);
+  if (offsets.length === 0) offsets = closestLineOffsets(fileNorm, search);
 
-  const searchText = search.join("\n");
   let best: NearMiss | undefined;
   for (const offset of offsets) {
     const start = Math.max(0, offset);
     const end = Math.min(fileLines.length, offset + searchLines.length);
     if (end <= start) continue;
     const region = fileLines.slice(start, end);
-    const score = similarity(searchText, region.map(norm).join("\n"), NEAR_MISS_MIN_SIMILARITY);
+    const score = regionSimilarity(search, offset, fileNorm.slice(start, end));
     if (score >= NEAR_MISS_MIN_SIMILARITY && (!best || score > best.similarity)) {
       best = {
         startLine: start + 1,
         endLine: end,
-        similarity: Math.round(score * 100) / 100,
+        // Rounded down, so a region that differs at all never shows as 1.
+        similarity: Math.floor(score * 100) / 100,
         text: region.slice(0, EXCERPT_LINES).join("\n"),
       };
     }
@@ -56,20 +57,71 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
   return best;
 }
 
-/** When no line matches exactly: the file line most like the longest search line, aligned with it. */
-function closestLineOffsets(fileLines: readonly string[], search: readonly string[], norm: (s: string) => string): number[] {
+/**
+ * How alike a region is to the search: the mean of line-for-line similarities (lines past either end
+ * count as 0). Line by line keeps the cost linear in the region's size — one character-level
+ * comparison of two 50-line texts costs as much as the whole matcher chain.
+ */
+function regionSimilarity(search: readonly string[], offset: number, region: readonly string[]): number {
+  const skipped = Math.max(0, -offset);
+  let sum = 0;
+  for (let k = 0; k < region.length; k++) {
+    const searchLine = search[k + skipped];
+    if (searchLine === undefined) break;
+    const fileLine = region[k]!;
+    sum += searchLine === fileLine ? 1 : similarity(searchLine, fileLine, 0);
+  }
+  return sum / search.length;
+}
+
+/** How many lines, picked cheaply by shared character pairs, are compared exactly with the probe line. */
+const PROBE_CANDIDATES = 8;
+/** Character pairs are counted in this many hashed buckets (collisions only blur the cheap pre-ranking). */
+const PAIR_BUCKETS = 4096;
+
+/**
+ * When no line matches exactly: the file line most like the longest search line, aligned with it.
+ * Lines are first ranked by the character pairs they share with the probe (linear time, no
+ * allocation per line), and only the best few are compared character by character.
+ */
+function closestLineOffsets(fileNorm: readonly string[], search: readonly string[]): number[] {
   let j = 0;
   for (let k = 1; k < search.length; k++) if (search[k]!.length > search[j]!.length) j = k;
   const probe = search[j]!;
-  if (probe === "") return [];
+  if (probe.length < 2) return [];
+  const probeCounts = new Uint16Array(PAIR_BUCKETS);
+  for (let i = 0; i + 1 < probe.length; i++) probeCounts[pairBucket(probe, i)]!++;
+  const scratch = new Uint16Array(PAIR_BUCKETS);
+  const ranked: Array<[number, number]> = [];
+  for (let i = 0; i < fileNorm.length; i++) {
+    const line = fileNorm[i]!;
+    if (line.length < 2) continue;
+    let shared = 0;
+    for (let k = 0; k + 1 < line.length; k++) {
+      const b = pairBucket(line, k);
+      if (scratch[b]! < probeCounts[b]!) shared++;
+      scratch[b]!++;
+    }
+    for (let k = 0; k + 1 < line.length; k++) scratch[pairBucket(line, k)] = 0;
+    const score = (2 * shared) / (probe.length - 1 + line.length - 1);
+    if (ranked.length < PROBE_CANDIDATES || score > ranked[ranked.length - 1]![0]) {
+      ranked.push([score, i]);
+      ranked.sort((a, b) => b[0] - a[0]);
+      if (ranked.length > PROBE_CANDIDATES) ranked.pop();
+    }
+  }
   let bestScore = NEAR_MISS_MIN_SIMILARITY;
   let bestLine = -1;
-  for (let i = 0; i < fileLines.length; i++) {
-    const s = similarity(probe, norm(fileLines[i]!), bestScore);
+  for (const [, i] of ranked) {
+    const s = similarity(probe, fileNorm[i]!, bestScore);
     if (s > bestScore) {
       bestScore = s;
       bestLine = i;
     }
   }
   return bestLine === -1 ? [] : [bestLine - j];
+}
+
+function pairBucket(text: string, i: number): number {
+  return ((text.charCodeAt(i) * 31 + text.charCodeAt(i + 1)) >>> 0) % PAIR_BUCKETS;
 }

@@ -17,9 +17,12 @@ export function foldPunctuation(text: string): string {
   return text.replace(PUNCTUATION_RE, (c) => PUNCTUATION[c] ?? c);
 }
 
+// Folding and NFC change only non-ASCII characters, so ASCII text (most code) skips both.
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Canonical Unicode form: punctuation folded, then NFC (so composed and decomposed accents compare equal). */
 export function canonicalUnicode(text: string): string {
-  return foldPunctuation(text).normalize("NFC");
+  return NON_ASCII.test(text) ? foldPunctuation(text).normalize("NFC") : text;
 }
 
 /** Trims and collapses every run of whitespace to one space. */

@@ -4,8 +4,12 @@ import { type Candidate, type MatchContext, type Matcher, alignedPairs } from ".
 import { canonicalUnicode, collapseWhitespace } from "../../text/normalize.js";
 
 /** Windows of the file whose lines equal the search's lines under `normalize`. */
-export function matchingWindows(ctx: MatchContext, normalize: (line: string) => string, searchLines = ctx.search.lines): Candidate[] {
-  const hay = ctx.linesAs(normalize);
+export function matchingWindows(
+  ctx: MatchContext,
+  normalize: (line: string) => string,
+  searchLines = ctx.search.lines,
+  hay: readonly string[] = ctx.linesAs(normalize),
+): Candidate[] {
   const needle = searchLines.map(normalize);
   const m = needle.length;
   const found: Candidate[] = [];
@@ -50,7 +54,11 @@ function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
 }
 
 /** unicode-normalised: curly quotes, dashes, ellipsis, odd spaces and accents folded, whitespace collapsed. */
-export const unicodeNormalisedMatcher: Matcher = { name: "unicode-normalised", find: (ctx) => matchingWindows(ctx, unicode) };
+export const unicodeNormalisedMatcher: Matcher = {
+  name: "unicode-normalised",
+  // Built on the whitespace-collapsed lines the whitespace matcher already cached.
+  find: (ctx) => matchingWindows(ctx, unicode, ctx.search.lines, ctx.linesAs(collapseWhitespace).map(canonicalUnicode)),
+};
 
 /** indentation-flexible: the block's relative indentation must be the search's; only the common indentation may differ. */
 export const indentationFlexibleMatcher: Matcher = {
@@ -63,7 +71,12 @@ export const indentationFlexibleMatcher: Matcher = {
     const lines = ctx.view.lines;
     const found: Candidate[] = [];
     if (needle.every((l) => l === "")) return found;
+    // Equal relative indentation implies equal trimmed lines: comparing the (cached) trimmed forms
+    // first rejects almost every window without computing its indentation.
+    const trimmed = ctx.linesAs(trim);
+    const needleTrimmed = search.map(trim);
     outer: for (let i = 0; i + m <= lines.length; i++) {
+      for (let k = 0; k < m; k++) if (trimmed[i + k] !== needleTrimmed[k]) continue outer;
       const fMin = minIndent(lines, i, i + m);
       for (let k = 0; k < m; k++) {
         const line = lines[i + k]!;
