@@ -51,6 +51,17 @@ export class FileModifiedError extends Error {
   }
 }
 
+/** The file is not UTF-8 text: decoding it for an edit would replace its other bytes, so it is refused. */
+export class NotUtf8Error extends Error {
+  override readonly name = "NotUtf8Error";
+  constructor(readonly path: string) {
+    super(
+      `${path} is not valid UTF-8 text; editing it as text would corrupt the rest of the file. ` +
+        "Change it with a shell command that keeps its encoding, or rewrite it whole with the write tool.",
+    );
+  }
+}
+
 /** An argument that is well-formed but cannot be acted on (e.g. an offset past the end of the file). */
 export class ToolInputError extends Error {
   override readonly name = "ToolInputError";

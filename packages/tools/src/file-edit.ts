@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { generateDiff } from "@lathe/patch";
 import { writeFileAtomic } from "./atomic-write.js";
-import { FileModifiedError } from "./errors.js";
+import { FileModifiedError, NotUtf8Error } from "./errors.js";
 import { readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
 import type { ToolContext } from "./tool.js";
 import { permissionPath, type ResolvedPath } from "./workspace-path.js";
@@ -29,7 +29,7 @@ export async function editFile(
 ): Promise<FileEditResult> {
   return withFileLocks(ctx, [target.absolute], async () => {
     const current = await readForWrite(ctx, target.absolute, target.relative);
-    const before = current?.toString("utf8");
+    const before = current === undefined ? undefined : decodeUtf8(current, target.relative);
     const after = compute(before);
     if (after === before) return { before, after, diff: "", additions: 0, removals: 0 };
     const { diff, additions, removals } = generateDiff(before ?? null, after, target.relative);
@@ -68,4 +68,15 @@ export interface FileWriteMetadata extends Record<string, unknown> {
 /** {@link FileWriteMetadata} of an {@link editFile} result. */
 export function fileWriteMetadata(target: ResolvedPath, result: FileEditResult): FileWriteMetadata {
   return { filepath: target.absolute, diff: result.diff, additions: result.additions, removals: result.removals, existed: result.before !== undefined };
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The file's text; a file that is not valid UTF-8 is refused rather than decoded with replacement characters. */
+function decodeUtf8(bytes: Buffer, path: string): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new NotUtf8Error(path);
+  }
 }

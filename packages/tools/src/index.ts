@@ -41,6 +41,7 @@ export {
   FileNotReadError,
   FileModifiedError,
   ToolInputError,
+  NotUtf8Error,
   SandboxUnavailableError,
   WebFetchError,
 } from "./errors.js";

@@ -27,9 +27,9 @@ export function applyChunks(path: string, content: string, chunks: readonly Upda
       cursor = found.index + 1;
     }
     if (chunk.oldLines.length === 0) {
-      // Pure addition: after the `@@` context line when there is one, otherwise at the end of the file.
-      const at = chunk.changeContext !== undefined && !chunk.isEndOfFile ? cursor : file.lines.length;
-      replacements.push({ start: at, length: 0, lines: chunk.lines });
+      // Pure addition: appended at the end of the file, as Codex's apply_patch does (the format's
+      // reference); an `@@` context line only moves the cursor, it does not place added lines.
+      replacements.push({ start: file.lines.length, length: 0, lines: chunk.lines });
       return;
     }
     let lines: readonly ChunkLine[] = chunk.lines;

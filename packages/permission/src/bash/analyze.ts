@@ -270,10 +270,12 @@ class Walker {
     const nameNode = node.childForFieldName("name");
     if (nameNode) this.patterns.add(pattern);
     const slot = this.alwaysSlots.push(undefined) - 1;
+    let envPrefix = false;
     for (const child of node.namedChildren) {
       if (child.type.endsWith("_redirect")) this.#redirect(child, cwds);
       else if (child.type === "variable_assignment") {
         this.opaque = true; // env prefix: FOO=1 cmd
+        envPrefix = true;
         this.#generic(child, cwds);
       } else this.#generic(child, cwds); // substitutions inside the name or arguments
     }
@@ -292,6 +294,8 @@ class Walker {
       this.patterns.add([name, ...args.map((a) => a.raw)].join(" "));
     }
     if (args.some((a) => hidesOperators(a.node))) opaque = true;
+    // `FOO=1 rm x` is asked as a whole, and deny rules must still see the command it runs: `rm x`.
+    if (envPrefix && name !== undefined && head!.raw === name) this.patterns.add([name, ...args.map((a) => a.raw)].join(" "));
 
     const base = name === undefined ? "" : basename(name);
     const values = args.map((a) => a.value);

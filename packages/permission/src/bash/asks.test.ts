@@ -18,7 +18,7 @@ describe("bashAsks", () => {
 
   it("asks an opaque command as a whole, with no always patterns", async () => {
     expect(bashAsks(await analyzeCommand("FOO=1 npm test", options))).toEqual([
-      { permission: "bash", patterns: ["FOO=1 npm test"], always: [], opaque: true },
+      { permission: "bash", patterns: ["FOO=1 npm test", "npm test"], always: [], opaque: true },
     ]);
   });
 
@@ -55,5 +55,16 @@ describe("bash commands through the service", () => {
     const config = { "*": "allow", external_directory: "ask" } as const;
     expect(await run("cp a.txt /etc/", config)).toEqual([["external_directory", "/etc/*"]]);
     expect(await run("cp a.txt b.txt", config)).toEqual([]);
+  });
+});
+
+describe("env prefixes do not hide a command from deny rules", () => {
+  it("FOO=1 rm x is denied by a deny rule for rm *", async () => {
+    const { PermissionService } = await import("../service.js");
+    const { DeniedError } = await import("../errors.js");
+    const service = new PermissionService({ approve: async () => "once" as const });
+    const ruleset = fromConfig({ bash: { "*": "allow", "rm *": "deny" } });
+    const [ask] = bashAsks(await analyzeCommand("FOO=1 rm x", options));
+    await expect(service.ask({ sessionID: "s", ruleset, ...ask! })).rejects.toBeInstanceOf(DeniedError);
   });
 });

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ReplaceError } from "@lathe/patch";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileModifiedError, FileNotFoundError, FileNotReadError, ToolInputError } from "../errors.js";
+import { FileModifiedError, FileNotFoundError, FileNotReadError, NotUtf8Error, ToolInputError } from "../errors.js";
 import { readTool } from "../read/read.js";
 import { tempWorkspace, testContext } from "../test-context.js";
 import { editTool } from "./edit.js";
@@ -87,4 +87,20 @@ describe("edit", () => {
     await expect(editTool.execute({ path: "m.js", oldString: "a + b", newString: "a - b" }, ctx)).rejects.toBeInstanceOf(FileModifiedError);
     expect(await readFile(path.join(ws.dir, "m.js"), "utf8")).toBe("meanwhile\n");
   });
+
+  it("refuses to edit a file that is not UTF-8, leaving its bytes alone", async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]);
+    await writeFile(path.join(ws.dir, "l.txt"), latin1);
+    const ctx = testContext(ws.dir);
+    await readTool.execute({ path: "l.txt" }, ctx);
+    await expect(editTool.execute({ path: "l.txt", oldString: "x", newString: "y" }, ctx)).rejects.toBeInstanceOf(NotUtf8Error);
+    expect((await readFile(path.join(ws.dir, "l.txt"))).equals(latin1)).toBe(true);
+  });
+
+  it("keeps a byte-order mark", async () => {
+    const ctx = await readContext("b.js", "\uFEFF" + SOURCE);
+    await editTool.execute({ path: "b.js", oldString: "return a + b;", newString: "return a - b;" }, ctx);
+    expect(await readFile(path.join(ws.dir, "b.js"), "utf8")).toBe("\uFEFF" + SOURCE.replace("a + b", "a - b"));
+  });
 });
+

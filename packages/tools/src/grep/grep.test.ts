@@ -62,7 +62,16 @@ describe.each(Object.entries(backends))("grep (%s)", (_, grep) => {
 });
 
 it("both backends give the same results", async () => {
-  for (const [pattern, include] of [["TODO", undefined], ["todo", "*.{ts,json}"], ["^export", "src/**"], ["\\(\\)", undefined], ["o", "!*.ts"]] as const) {
+  for (const [pattern, include] of [
+    ["TODO", undefined],
+    ["todo", "*.{ts,json}"],
+    ["^export", "src/**"],
+    ["\\(\\)", undefined],
+    ["o", "!*.ts"],
+    // Look-around and backreferences: ripgrep runs these with PCRE2, as a JavaScript RegExp would.
+    ["export (?=function)", undefined],
+    ["(TODO).*\\1", undefined],
+  ] as const) {
     const [a, b] = await Promise.all([
       backends.ripgrep.execute({ pattern, include }, testContext(ws.dir)),
       backends.node.execute({ pattern, include }, testContext(ws.dir)),

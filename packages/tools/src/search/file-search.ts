@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { compileGlob } from "./glob-pattern.js";
 import { compileSearchRegex } from "./search-regex.js";
-import { RIPGREP_WALK_FLAGS, runRipgrep } from "./ripgrep.js";
+import { RIPGREP_WALK_FLAGS, RipgrepError, runRipgrep } from "./ripgrep.js";
 import { walkFiles } from "./walk.js";
 
 /** Where and how to search: the ripgrep binary (or none, for the pure-Node search) and an abort signal. */
@@ -64,11 +64,7 @@ export async function searchLines(
       query.pattern,
       ...(query.file ? ["--", query.file] : []),
     ];
-    return runRipgrep(
-      backend.rg,
-      args,
-      root,
-      (line) => {
+    const onLine = (line: string) => {
         const nul = line.indexOf("\0");
         const colon = line.indexOf(":", nul + 1);
         if (nul <= 0 || colon === -1) return;
@@ -76,9 +72,17 @@ export async function searchLines(
         if (!include(file)) return;
         const text = line.slice(colon + 1);
         onMatch({ file, line: Number(line.slice(nul + 1, colon)), text: text.endsWith("\r") ? text.slice(0, -1) : text });
-      },
-      backend.signal,
-    );
+    };
+    try {
+      return await runRipgrep(backend.rg, args, root, onLine, backend.signal);
+    } catch (error) {
+      // ripgrep's default engine has no look-around or backreferences, which models write (and the
+      // pure-Node search, a JavaScript RegExp, accepts): such a pattern runs again with PCRE2.
+      if (!(error instanceof RipgrepError) || !/regex/i.test(error.stderr)) throw error;
+      return await runRipgrep(backend.rg, ["--pcre2", ...args], root, onLine, backend.signal).catch(() => {
+        throw error;
+      });
+    }
   }
   const regex = compileSearchRegex(query.pattern);
   if (query.file) return void searchFile(path.join(root, query.file), query.file, regex, onMatch);

@@ -1,6 +1,6 @@
 def a():
-    print('a')
     pass
 
 def b():
     pass
+    print('a')
