@@ -212,6 +212,16 @@ async function drive(
   const definition = rt.agents.get(agentName);
   const { model, ref } = rt.modelFor(agentName);
   const hookContext = { sessionID: session.id, agent: agentName };
+  // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
+  // for the chat.system hooks to change.
+  const baseSystem = buildSystemPrompt({
+    model: ref,
+    cwd: rt.cwd,
+    agentPrompt: definition.prompt,
+    instructions: instructionList(rt),
+    instructionFiles: rt.options.instructionFiles,
+    system: options.system,
+  });
   const maxSteps = options.maxSteps ?? definition.steps ?? rt.options.maxSteps;
   const offered = rt.toolsFor(agentName);
   const toolSet = aiToolSet(offered);
@@ -250,16 +260,7 @@ async function drive(
       const lastStep = maxSteps !== undefined && step >= maxSteps;
       const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: ref });
       if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
-      const system = {
-        system: buildSystemPrompt({
-          model: ref,
-          cwd: rt.cwd,
-          agentPrompt: definition.prompt,
-          instructions: instructionList(rt),
-          instructionFiles: rt.options.instructionFiles,
-          system: options.system,
-        }),
-      };
+      const system = { system: [...baseSystem] };
       await runHooks(rt.hooks, "chat.system", { ...hookContext, model: ref }, system);
       const params: ChatParams = {
         ...optional("temperature", definition.temperature ?? rt.options.temperature),
