@@ -1,5 +1,5 @@
 import { EventEmitter } from "eventemitter3";
-import { addTokens, createId, emptyTokens, type Session, type TokenUsage } from "@lathe/message";
+import { addTokens, createId, emptyTokens, subtractTokens, type Session } from "@lathe/message";
 import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
 import { builtinTools, type Tool } from "@lathe/tools";
 import { rm } from "node:fs/promises";
@@ -499,15 +499,6 @@ export class Agent {
       },
     };
   }
-}
-
-function subtractTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    input: a.input - b.input,
-    output: a.output - b.output,
-    reasoning: a.reasoning - b.reasoning,
-    cache: { read: a.cache.read - b.cache.read, write: a.cache.write - b.cache.write },
-  };
 }
 
 function defaultDataDir(): string {

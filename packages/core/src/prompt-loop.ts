@@ -12,13 +12,13 @@ import {
   type MessageWithParts,
   type Part,
   type Session,
-  type ToolPart,
   type UserMessage,
 } from "@lathe/message";
 import type { Tool, ToolContext } from "@lathe/tools";
 import { runHooks, type ChatParams } from "./hooks.js";
 import { expandReferences } from "./references.js";
-import { droppedByRevert } from "./file-history.js";
+import { afterRevert, droppedByRevert } from "./file-history.js";
+import { erroredState, stateAccessor } from "./tool-state.js";
 import { InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
@@ -33,7 +33,7 @@ import { TurnRecorder } from "./turn-recorder.js";
 import { costOf, tokensFromUsage } from "./usage.js";
 
 const DEFAULT_AGENT = "build";
-const MAX_STEPS_TOOL_ERROR = "Tools are disabled on the last step the step limit allows.";
+const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
 
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
 export type TurnRequest =
@@ -100,7 +100,7 @@ async function commitRevert(rt: AgentRuntime, session: Session, history: Message
     delete current.revert;
   });
   delete session.revert;
-  return rt.storage.listMessages(session.id);
+  return afterRevert(history, revert);
 }
 
 function leaseTtl(rt: AgentRuntime): number {
@@ -289,7 +289,8 @@ async function drive(
         ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
       });
       const stepStart = recorder.parts.length;
-      const streamed = await processStream(result.stream, recorder, offered, before);
+      // On the last step no tool was offered, so any call the model makes anyway is an unknown tool.
+      const streamed = await processStream(result.stream, recorder, lastStep ? NO_TOOLS : offered, before);
       await completeTexts(rt, recorder, recorder.parts.slice(stepStart), hookContext);
 
       if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
@@ -312,10 +313,7 @@ async function drive(
         fail(rt, recorder, stopError);
         break;
       }
-      if (lastStep) {
-        cancelCalls(recorder, streamed.calls.map((c) => c.part), MAX_STEPS_TOOL_ERROR);
-        break;
-      }
+      if (lastStep) break;
       const outcome = await runCalls(streamed.calls);
       await recordPatch(rt, recorder, before);
       // The step's final states are stored before the next step starts.
@@ -403,7 +401,6 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
  * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
  */
 function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
-  const state = rt.sessionState(sessionID);
   return {
     sessionID,
     messageID,
@@ -424,10 +421,7 @@ function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: st
     metadata: () => {},
     emit: () => {},
     dataDir: sessionDataDir(rt, sessionID),
-    state: <T>(key: string, init: () => T): T => {
-      if (!state.has(key)) state.set(key, init());
-      return state.get(key) as T;
-    },
+    state: stateAccessor(rt.sessionState(sessionID)),
   };
 }
 
@@ -455,8 +449,7 @@ function cancelCalls(recorder: TurnRecorder, parts: Part[], message: string): vo
     if (part.type !== "tool") continue;
     const state = part.state;
     if (state.status !== "pending" && state.status !== "running") continue;
-    const start = state.status === "running" ? state.time.start : now;
-    (part as ToolPart).state = { status: "error", input: state.input, error: message, time: { start, end: now } };
+    part.state = erroredState(state, message, now);
     recorder.changed(part);
   }
 }

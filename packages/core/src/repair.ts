@@ -1,5 +1,6 @@
 import { INTERRUPTED_TOOL_RESULT, type MessageWithParts, type Part } from "@lathe/message";
 import type { WriteBatch } from "@lathe/storage";
+import { erroredState } from "./tool-state.js";
 
 /**
  * Finds assistant messages a dead process left unfinished (no completion time) and finishes them:
@@ -23,8 +24,7 @@ export function repairInterrupted(messages: MessageWithParts[], now = Date.now()
 
 function repairPart(part: Part, now: number): boolean {
   if (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) {
-    const start = part.state.status === "running" ? part.state.time.start : now;
-    part.state = { status: "error", input: part.state.input, error: INTERRUPTED_TOOL_RESULT, time: { start, end: now } };
+    part.state = erroredState(part.state, INTERRUPTED_TOOL_RESULT, now);
     return true;
   }
   if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {

@@ -5,6 +5,7 @@ import type { AgentEvent } from "./events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
 import type { PermissionGate } from "./agent-permissions.js";
 import { HookError, runHooks, type Hooks } from "./hooks.js";
+import { erroredState, stateAccessor } from "./tool-state.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 /** A valid tool call of a step, waiting to run. */
@@ -158,17 +159,8 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
 }
 
 function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
-  const { part } = call;
-  const start = part.state.status === "running" ? part.state.time.start : Date.now();
-  const metadata = part.state.status === "running" ? part.state.metadata : undefined;
-  part.state = {
-    status: "error",
-    input: call.input,
-    error: message,
-    ...(metadata ? { metadata } : {}),
-    time: { start, end: Date.now() },
-  };
-  deps.recorder.changed(part);
+  call.part.state = erroredState(call.part.state, message);
+  deps.recorder.changed(call.part);
 }
 
 /** The text of an error as the model should read it. */
@@ -235,9 +227,6 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
     todos: deps.todos,
-    state: <T>(key: string, init: () => T): T => {
-      if (!deps.sessionState.has(key)) deps.sessionState.set(key, init());
-      return deps.sessionState.get(key) as T;
-    },
+    state: stateAccessor(deps.sessionState),
   };
 }

@@ -5,7 +5,7 @@
  * @module @lathe/message
  */
 export { createId, idTimestamp, IdGenerator, ID_PREFIXES, type IdKind } from "./id.js";
-export { TokenUsage, emptyTokens, addTokens, totalTokens } from "./usage.js";
+export { TokenUsage, emptyTokens, addTokens, subtractTokens, totalTokens } from "./usage.js";
 export { MessageError } from "./error.js";
 export { Session, StoredRule, StoredPermissionRequest, Todo, RevertState } from "./session.js";
 export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason } from "./message.js";

@@ -31,6 +31,16 @@ export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
   };
 }
 
+/** `a` minus `b`, e.g. what a session used between two readings of its totals. */
+export function subtractTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input - b.input,
+    output: a.output - b.output,
+    reasoning: a.reasoning - b.reasoning,
+    cache: { read: a.cache.read - b.cache.read, write: a.cache.write - b.cache.write },
+  };
+}
+
 /** Every token a request used: input + output + reasoning + cache reads and writes. */
 export function totalTokens(t: TokenUsage): number {
   return t.input + t.output + t.reasoning + t.cache.read + t.cache.write;
