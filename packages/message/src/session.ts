@@ -48,6 +48,19 @@ export const RevertState = z.object({
 /** Where a session was reverted to. */
 export type RevertState = z.infer<typeof RevertState>;
 
+/**
+ * Budgets: a turn ends cleanly (finish `budget`) once one is reached. `maxSteps` counts model
+ * requests, `maxTokens` every token reported (input, output, reasoning, cache reads and writes),
+ * `maxCostUsd` the cost at the model's prices. Work of subagents counts toward their parent's limits.
+ */
+export const Limits = z.object({
+  maxSteps: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  maxCostUsd: z.number().positive().optional(),
+});
+/** Budgets of steps, tokens and cost. */
+export type Limits = z.infer<typeof Limits>;
+
 /** A conversation with the agent in one workspace. */
 export const Session = z.object({
   id: z.string(),
@@ -67,7 +80,14 @@ export const Session = z.object({
   }),
   revert: RevertState.optional(),
   /** Tokens and cost of this session, subagent sessions included. */
-  usage: z.object({ tokens: TokenUsage, cost: z.number().nonnegative() }),
+  usage: z.object({
+    tokens: TokenUsage,
+    cost: z.number().nonnegative(),
+    /** Model requests made (steps, summaries and titles included); absent in sessions stored before it was counted. */
+    steps: z.number().int().nonnegative().optional(),
+  }),
+  /** This session's budgets, over the agent's `limits`; totals count from the session's start. */
+  limits: Limits.optional(),
   /** Permission state that must survive restarts: `always` answers and unanswered requests. */
   permission: z
     .object({
