@@ -1,6 +1,8 @@
 /**
  * Lathe's message model: sortable ids, the zod schemas of sessions, messages and parts (the single
- * source of their types), and the conversion of stored messages into AI SDK model messages.
+ * source of their types), the conversion of stored messages into AI SDK model messages, and the pure
+ * pieces of compaction: the model's view of a compacted history, token estimates, prune and tail
+ * selection.
  *
  * @module @lathe/message
  */
@@ -37,3 +39,8 @@ export {
   COMPACTION_PROMPT,
   type ToModelMessagesOptions,
 } from "./to-model-messages.js";
+export { modelView } from "./model-view.js";
+export { estimateTokens, estimatePartTokens, estimateMessagesTokens } from "./estimate-tokens.js";
+export { selectPrunable, type PruneOptions, type PruneSelection } from "./prune.js";
+export { selectTail, tailBudget, type TailOptions } from "./tail.js";
+export { InvalidCountError } from "./option-error.js";

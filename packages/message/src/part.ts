@@ -182,6 +182,11 @@ export const CompactionPart = z.object({
   type: z.literal("compaction"),
   /** True when compaction started on its own (overflow), false when asked for. */
   auto: z.boolean(),
+  /**
+   * The first message kept verbatim after the summary: every message from it up to this compaction
+   * is shown to the model after the summary.
+   */
+  tail: z.string().optional(),
 });
 /** Marks where a session was compacted. */
 export type CompactionPart = z.infer<typeof CompactionPart>;
