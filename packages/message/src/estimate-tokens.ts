@@ -1,15 +1,11 @@
 import type { MessageWithParts } from "./message-with-parts.js";
 import type { FilePart, Part, ToolAttachment, ToolPart } from "./part.js";
-import { COMPACTED_TOOL_RESULT, COMPACTION_PROMPT, INTERRUPTED_TOOL_RESULT } from "./to-model-messages.js";
+import { COMPACTED_TOOL_RESULT, COMPACTION_PROMPT, INTERRUPTED_TOOL_RESULT, TEXT_CARRIED_MIMES } from "./to-model-messages.js";
 
 // Rough figures for deciding before a request (overflow, prune, tail), never for billing: a token is
 // about four characters of English or code, and providers bill an image at roughly a thousand tokens.
 const CHARS_PER_TOKEN = 4;
 const FLAT_FILE_TOKENS = 1_000;
-
-// A referenced file (`@path`) of these types reaches the model only as the synthetic text written
-// beside it (see toModelMessages), so the file part itself costs nothing.
-const TEXT_CARRIED_MIMES = new Set(["text/plain", "application/x-directory"]);
 
 /** Estimated tokens of a text: its length ÷ 4, rounded up. */
 export function estimateTokens(text: string): number {

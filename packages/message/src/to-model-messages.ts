@@ -27,8 +27,8 @@ export interface ToModelMessagesOptions {
   model?: ModelRef;
 }
 
-// A referenced file (`@path`) of these types travels as the synthetic text written beside it.
-const TEXT_CARRIED_MIMES = new Set(["text/plain", "application/x-directory"]);
+/** A referenced file (`@path`) of these types travels as the synthetic text written beside it. */
+export const TEXT_CARRIED_MIMES: ReadonlySet<string> = new Set(["text/plain", "application/x-directory"]);
 
 /**
  * Converts stored messages into the AI SDK's `ModelMessage[]`.
