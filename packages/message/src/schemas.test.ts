@@ -16,6 +16,13 @@ describe("schemas", () => {
     expect(Part.safeParse({ ...part, state: { status: "exploded" } }).success).toBe(false);
   });
 
+  it("keep a compaction part's optional verbatim-tail start and reject a non-string one", () => {
+    const part = { id: "prt_1", sessionID: "ses_1", messageID: "msg_2", type: "compaction", auto: true };
+    expect(Part.parse(part)).toEqual(part);
+    expect(Part.parse({ ...part, tail: "msg_1" })).toEqual({ ...part, tail: "msg_1" });
+    expect(Part.safeParse({ ...part, tail: 1 }).success).toBe(false);
+  });
+
   it("reject a message without its role-specific fields", () => {
     expect(Message.safeParse({ id: "m", sessionID: "s", role: "assistant", time: { created: 1 } }).success).toBe(false);
   });
