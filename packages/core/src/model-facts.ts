@@ -1,0 +1,177 @@
+// What Lathe knows of a model: context window, output limit and prices. The built-in table's figures
+// are as published by each provider on BUILTIN_MODELS_DATE; hosts override or extend them via `models`.
+import { z } from "zod";
+
+/** Prices of one tier, in US dollars per million tokens. */
+export const ModelPriceTier = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  /** Cache reads and writes; each defaults to the input price. */
+  cache: z.object({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional() }).optional(),
+});
+/** Prices of one tier, in US dollars per million tokens. */
+export type ModelPriceTier = z.infer<typeof ModelPriceTier>;
+
+/** Prices of a model in US dollars per million tokens. */
+export const ModelPrice = ModelPriceTier.extend({
+  /**
+   * Prices of a request whose input (plain, cache reads and cache writes) is over 200,000 tokens,
+   * for models billed that way (Anthropic's long-context Sonnet, Gemini 2.5 Pro).
+   */
+  above200k: ModelPriceTier.optional(),
+});
+/** Prices of a model in US dollars per million tokens. */
+export type ModelPrice = z.infer<typeof ModelPrice>;
+
+/** What Lathe needs to know of a model. */
+export const ModelFacts = z.object({
+  /** Tokens one request may hold, prompt and answer together. */
+  contextWindow: z.number().int().positive().optional(),
+  /** The most tokens the model writes in one answer. */
+  maxOutputTokens: z.number().int().positive().optional(),
+  price: ModelPrice.optional(),
+});
+/** What Lathe needs to know of a model. */
+export type ModelFacts = z.infer<typeof ModelFacts>;
+
+/** When the built-in table was last checked against the providers' published model and pricing pages (ISO date). */
+export const BUILTIN_MODELS_DATE = "2025-11-15";
+
+// Figures below are as published by each provider (Anthropic, OpenAI, Google) on BUILTIN_MODELS_DATE.
+// They change: hosts correct or add any through `models` (and the older `prices`) of createAgent.
+// A model is left out rather than guessed when a figure was not certain.
+
+/** Anthropic bills cache reads at 10% and 5-minute cache writes at 125% of the input price. */
+function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
+  return { contextWindow, maxOutputTokens, price: { input, output, cache: { read: input / 10, write: input * 1.25 } } };
+}
+
+/**
+ * Sonnet 4 and 4.5 take up to 1M tokens with Anthropic's long-context option; a request over 200k
+ * input tokens is then billed at twice the input price and 1.5 times the output price.
+ */
+function anthropicLongContext(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
+  const base = anthropic(contextWindow, maxOutputTokens, input, output);
+  const long = { input: input * 2, output: output * 1.5, cache: { read: (input * 2) / 10, write: input * 2 * 1.25 } };
+  return { ...base, price: { ...base.price!, above200k: long } };
+}
+
+/** OpenAI bills cached input at its own price and has no cache-write charge (writes cost plain input). */
+function openai(contextWindow: number, maxOutputTokens: number, input: number, output: number, cachedInput?: number): ModelFacts {
+  return { contextWindow, maxOutputTokens, price: { input, output, ...(cachedInput === undefined ? {} : { cache: { read: cachedInput } }) } };
+}
+
+/**
+ * Facts of widely used models, keyed by model id without a provider prefix, as each provider
+ * published them on {@link BUILTIN_MODELS_DATE}. Versioned ids find their family
+ * (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`, see {@link resolveModelFacts}). Frozen; hosts
+ * correct or add entries through `models` rather than by editing it.
+ */
+export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = deepFreeze({
+  // Anthropic.
+  "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25),
+  "claude-opus-4-1": anthropic(200_000, 32_000, 15, 75),
+  "claude-opus-4": anthropic(200_000, 32_000, 15, 75),
+  "claude-sonnet-4-5": anthropicLongContext(200_000, 64_000, 3, 15),
+  "claude-sonnet-4": anthropicLongContext(200_000, 64_000, 3, 15),
+  "claude-3-7-sonnet": anthropic(200_000, 64_000, 3, 15),
+  "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5),
+  "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4),
+  // OpenAI. Variants priced apart from their family are listed so the prefix rule cannot misprice them.
+  "gpt-5": openai(400_000, 128_000, 1.25, 10, 0.125),
+  "gpt-5-chat-latest": openai(128_000, 16_384, 1.25, 10, 0.125),
+  "gpt-5-pro": openai(400_000, 272_000, 15, 120),
+  "gpt-5-mini": openai(400_000, 128_000, 0.25, 2, 0.025),
+  "gpt-5-nano": openai(400_000, 128_000, 0.05, 0.4, 0.005),
+  "gpt-4.1": openai(1_047_576, 32_768, 2, 8, 0.5),
+  "gpt-4.1-mini": openai(1_047_576, 32_768, 0.4, 1.6, 0.1),
+  "gpt-4.1-nano": openai(1_047_576, 32_768, 0.1, 0.4, 0.025),
+  "gpt-4o": openai(128_000, 16_384, 2.5, 10, 1.25),
+  "gpt-4o-2024-05-13": openai(128_000, 4_096, 5, 15),
+  "gpt-4o-mini": openai(128_000, 16_384, 0.15, 0.6, 0.075),
+  o3: openai(200_000, 100_000, 2, 8, 0.5),
+  "o3-pro": openai(200_000, 100_000, 20, 80),
+  "o3-mini": openai(200_000, 100_000, 1.1, 4.4, 0.55),
+  "o4-mini": openai(200_000, 100_000, 1.1, 4.4, 0.275),
+  // Google (Gemini API). The context window is the input limit; cache reads are implicit-cache hits.
+  "gemini-2.5-pro": {
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    price: { input: 1.25, output: 10, cache: { read: 0.125 }, above200k: { input: 2.5, output: 15, cache: { read: 0.25 } } },
+  },
+  "gemini-2.5-flash": { contextWindow: 1_048_576, maxOutputTokens: 65_536, price: { input: 0.3, output: 2.5, cache: { read: 0.03 } } },
+  "gemini-2.5-flash-lite": { contextWindow: 1_048_576, maxOutputTokens: 65_536, price: { input: 0.1, output: 0.4 } },
+});
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The built-in entry of one id: exact, else the longest built-in id it starts with, then `-`, `@` or `:`. */
+function builtinEntry(id: string): ModelFacts | undefined {
+  const exact = own(BUILTIN_MODELS, id);
+  if (exact) return exact;
+  let best: string | undefined;
+  for (const key of Object.keys(BUILTIN_MODELS)) {
+    if (id.startsWith(key) && /^[-@:]/.test(id.slice(key.length)) && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : BUILTIN_MODELS[best];
+}
+
+/**
+ * The built-in facts of a model id as hosts and gateways spell it: as given, else without a
+ * gateway's path (`anthropic/claude-sonnet-4.5`) or Bedrock's region and vendor
+ * (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`), else — Claude only, whose ids use dashes —
+ * with `4.5` written `4-5`. Other families keep their dots: `gpt-5.2` is not `gpt-5`.
+ */
+function builtinFacts(modelID: string): ModelFacts | undefined {
+  const id = modelID.trim().toLowerCase();
+  const bare = id.slice(id.lastIndexOf("/") + 1).replace(/^(?:[a-z]+\.)+(?=[a-z])/, "");
+  const claudeDashed = bare.startsWith("claude-") ? bare.replace(/(\d)\.(\d)/g, "$1-$2") : bare;
+  for (const candidate of new Set([id, bare, claudeDashed])) {
+    const found = builtinEntry(candidate);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Copies the fields of `entry` that are set over `facts` (an explicit undefined does not erase). */
+function overlay(facts: ModelFacts, entry: ModelFacts | undefined): ModelFacts {
+  if (!entry) return facts;
+  const out = { ...facts };
+  if (entry.contextWindow !== undefined) out.contextWindow = entry.contextWindow;
+  if (entry.maxOutputTokens !== undefined) out.maxOutputTokens = entry.maxOutputTokens;
+  if (entry.price !== undefined) out.price = entry.price;
+  return out;
+}
+
+/**
+ * The facts Lathe uses for a model: the built-in entry (exact id, else the longest built-in id the
+ * model id starts with followed by `-`, `@` or `:` — so `claude-sonnet-4-5-20250929` and
+ * `gpt-4o-2024-08-06` find theirs, and `gpt-4o-mini` finds `gpt-4o-mini`, not `gpt-4o`), overlaid field
+ * by field by the host's entry (`host["provider/model"]` over `host["model"]`; host keys match exactly
+ * only), and `prices[...]` (same keys; the older option) replacing `price` when given. A price is one
+ * field: a host price replaces the built-in one whole, tiers and cache included.
+ */
+export function resolveModelFacts(
+  ref: { providerID: string; modelID: string },
+  host: Record<string, ModelFacts> = {},
+  prices: Record<string, ModelPrice> = {},
+): ModelFacts {
+  const qualified = `${ref.providerID}/${ref.modelID}`;
+  let facts: ModelFacts = { ...builtinFacts(ref.modelID) };
+  facts = overlay(facts, own(host, ref.modelID));
+  facts = overlay(facts, own(host, qualified));
+  const price = own(prices, qualified) ?? own(prices, ref.modelID);
+  if (price) facts.price = price;
+  return facts;
+}
+
+/** `record[key]` when the record itself holds it (so "constructor" or "__proto__" never reach Object's). */
+function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
