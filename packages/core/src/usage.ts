@@ -1,6 +1,6 @@
 import type { LanguageModelUsage } from "ai";
 import type { TokenUsage } from "@lathe/message";
-import type { ModelPrice } from "./options.js";
+import type { ModelPrice, ModelPriceTier } from "./model-facts.js";
 
 /**
  * Converts the AI SDK's usage into Lathe's token counts. Cache reads and writes are taken apart from
@@ -15,13 +15,22 @@ export function tokensFromUsage(usage: LanguageModelUsage | undefined): TokenUsa
   return { input, output, reasoning, cache: { read: cacheRead, write: cacheWrite } };
 }
 
-/** The cost in US dollars of the given tokens at the given prices (reasoning is billed as output). */
+/** Above this many input tokens (plain, cache reads and writes) a model's `above200k` prices apply. */
+export const LONG_CONTEXT_THRESHOLD = 200_000;
+
+/**
+ * The cost in US dollars of one request's tokens at the given prices (reasoning is billed as
+ * output; cache reads and writes at the input price unless priced apart). A request whose input is
+ * over 200,000 tokens is billed wholly at the model's `above200k` prices, where it has them.
+ */
 export function costOf(tokens: TokenUsage, price: ModelPrice | undefined): number {
   if (!price) return 0;
+  const input = tokens.input + tokens.cache.read + tokens.cache.write;
+  const tier: ModelPriceTier = price.above200k && input > LONG_CONTEXT_THRESHOLD ? price.above200k : price;
   const perToken =
-    tokens.input * price.input +
-    (tokens.output + tokens.reasoning) * price.output +
-    tokens.cache.read * (price.cache?.read ?? price.input) +
-    tokens.cache.write * (price.cache?.write ?? price.input);
+    tokens.input * tier.input +
+    (tokens.output + tokens.reasoning) * tier.output +
+    tokens.cache.read * (tier.cache?.read ?? tier.input) +
+    tokens.cache.write * (tier.cache?.write ?? tier.input);
   return perToken / 1_000_000;
 }
