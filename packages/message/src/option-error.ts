@@ -4,13 +4,16 @@
  */
 export class InvalidCountError extends Error {
   override readonly name = "InvalidCountError";
-  constructor(
-    /** The option that was wrong, e.g. `"protectTokens"`. */
-    readonly option: string,
-    /** The value it was given. */
-    readonly value: number,
-  ) {
+  /** The option that was wrong, e.g. `"protectTokens"`. */
+  readonly option: string;
+  /** The value it was given. */
+  readonly value: number;
+
+  // No parameter properties: other packages' child-process tests load this source with Node's type stripping.
+  constructor(option: string, value: number) {
     super(`${option} must be a non-negative number, got ${value}.`);
+    this.option = option;
+    this.value = value;
   }
 }
 
