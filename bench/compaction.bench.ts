@@ -3,6 +3,11 @@
 // text, 2–3 tool calls with 0.5–4 KB outputs, step-finish — and one active compaction with a verbatim
 // tail in the middle) goes through modelView and toModelMessages, as the loop does before each
 // request. Baseline: a plain JSON copy of the same stored messages, measured in the same run.
+//
+// Then a 500-turn scripted session through the agent with a small context window: each turn reads a
+// 2 KB "file" and answers; the mock model counts every prompt's tokens. Figures: the largest prompt
+// sent against the window (must stay under it), and the session's wall time against the same
+// session with a window large enough never to compact.
 import {
   modelView,
   toModelMessages,
@@ -11,6 +16,11 @@ import {
   type ModelRef,
   type Part,
 } from "@lathe/message";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { createAgent, SUMMARY_PROMPT } from "@lathe/core";
+import { mockModel, type MockTurn } from "@lathe/mock";
+import { defineTool } from "@lathe/tools";
+import { z } from "zod";
 import { medianMs, report, type BenchFigure } from "./lib/report.ts";
 
 const PARTS = 10_000;
@@ -105,5 +115,73 @@ async function modelMessagesFigure(): Promise<BenchFigure> {
   };
 }
 
-const figures: BenchFigure[] = [await modelMessagesFigure()];
+const TURNS = 500;
+
+/** The text of the last user message of a model call. */
+function lastUserText(call: LanguageModelV4CallOptions): string {
+  const last = call.prompt.findLast((m) => m.role === "user");
+  if (!last || typeof last.content === "string") return String(last?.content ?? "");
+  return last.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+/** Runs the 500-turn session with a given window; returns its wall time, the largest prompt and how often it compacted. */
+async function longSession(contextWindow: number): Promise<{ ms: number; largest: number; compactions: number; requests: number }> {
+  const readFile = defineTool({
+    name: "read_file",
+    description: "Reads a file.",
+    parameters: z.object({ path: z.string() }),
+    readOnly: true,
+    async execute({ path }) {
+      return { title: path, output: `// ${path}\n${"export const value = 42; // a line of source\n".repeat(45)}`, metadata: {} };
+    },
+  });
+  let largest = 0;
+  const answer = (call: LanguageModelV4CallOptions): MockTurn => {
+    largest = Math.max(largest, Math.ceil(JSON.stringify(call.prompt).length / 4));
+    const last = lastUserText(call);
+    if (last === SUMMARY_PROMPT) return { text: "## Goal\nReview every module.\n## Progress\n- Done: modules so far.\n## Next steps\nThe next module." };
+    const lastMessage = call.prompt.at(-1);
+    if (lastMessage?.role === "tool") return { text: "Module reviewed: nothing to change." };
+    return { toolCalls: [{ name: "read_file", input: { path: `src/module-${last.length}.ts` } }] };
+  };
+  const model = mockModel(Array.from({ length: TURNS * 3 }, () => answer));
+  const agent = createAgent({ model, tools: [readFile], snapshots: false, models: { "mock-model": { contextWindow, maxOutputTokens: 1_000 } } });
+  const session = await agent.sessions.create({ title: "bench" });
+  let compactions = 0;
+  agent.on("session.compacted", () => compactions++);
+  const start = performance.now();
+  for (let turn = 1; turn <= TURNS; turn++) {
+    const result = await agent.prompt(session.id, `Review module ${turn} and tell me if anything must change.`);
+    if (result.info.error) throw new Error(`turn ${turn} failed: ${result.info.error.message}`);
+  }
+  const ms = performance.now() - start;
+  await agent.close();
+  return { ms, largest, compactions, requests: model.calls.length };
+}
+
+async function longSessionFigures(): Promise<BenchFigure[]> {
+  const window = 16_000;
+  const small = await longSession(window);
+  const large = await longSession(10_000_000);
+  return [
+    {
+      name: `largest prompt of a ${TURNS}-turn session under a ${window.toLocaleString("en")}-token window`,
+      value: small.largest,
+      unit: "tokens",
+      baseline: "the context window",
+      baselineValue: window,
+      target: "< 1.0×",
+      note: `${small.compactions} compactions, ${small.requests} requests`,
+    },
+    {
+      name: `wall time of the ${TURNS}-turn session, compacting`,
+      value: small.ms,
+      baseline: "same session, never compacting (10M window)",
+      baselineValue: large.ms,
+      note: `largest prompt without compaction: ${large.largest.toLocaleString("en")} tokens`,
+    },
+  ];
+}
+
+const figures: BenchFigure[] = [await modelMessagesFigure(), ...(await longSessionFigures())];
 report(import.meta.url, figures);

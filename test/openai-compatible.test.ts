@@ -58,9 +58,10 @@ describe("a real provider package against a local server", () => {
     expect(agent.isBusy(session.id)).toBe(false);
   });
 
-  it("records an HTTP 500 as a retryable provider error", async () => {
+  it("records an HTTP 500 as a retryable provider error once retries are spent", async () => {
     server = await startFakeOpenAI([{ kind: "error", status: 500, body: { error: { message: "internal error" } } }]);
-    const agent = createAgent({ model: localModel(server.url) });
+    // Retries off: the backoff itself is tested with a fake clock in retries.test.ts.
+    const agent = createAgent({ model: localModel(server.url), retry: { maxRetries: 0 } });
     const session = await agent.sessions.create();
     const { result } = await collect(agent.prompt(session.id, "hi"));
     expect(result.info.error).toMatchObject({ name: "ProviderError", data: { statusCode: 500, isRetryable: true } });
@@ -81,9 +82,42 @@ describe("a real provider package against a local server", () => {
     expect((await agent2.prompt(s2.id, "again")).info.finish).toBe("stop");
   });
 
-  it("records an error when the connection drops mid-stream", async () => {
-    server = await startFakeOpenAI([{ kind: "sse", chunks: textChunks("Partial ans"), cut: "reset" }]);
+  it("retries a 429 after the provider's retry-after-ms, and answers", async () => {
+    server = await startFakeOpenAI([
+      { kind: "error", status: 429, body: { error: { message: "Rate limit reached", type: "rate_limit_exceeded" } }, headers: { "retry-after-ms": "40" } },
+      { kind: "sse", chunks: [...textChunks("Answer after the limit."), ...finishChunks("stop")] },
+    ]);
     const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { events, result } = await collect(agent.prompt(session.id, "hi"));
+    expect(result.info.error).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
+    expect(result.parts.find((p) => p.type === "retry")).toMatchObject({ attempt: 1, error: { data: { statusCode: 429 } } });
+    const retry = events.find((e) => e.type === "session.status" && e.status.type === "retry");
+    expect(retry).toMatchObject({ status: { attempt: 1, message: expect.any(String) } });
+    expect(result.parts.filter((p) => p.type === "text").map((p) => (p.type === "text" ? p.text : ""))).toEqual(["Answer after the limit."]);
+  });
+
+  it("retries a stream cut mid-answer, and the retried request does not carry the partial answer", async () => {
+    server = await startFakeOpenAI([
+      { kind: "sse", chunks: textChunks("Partial ans"), cut: "reset" },
+      { kind: "sse", chunks: [...textChunks("Full answer."), ...finishChunks("stop")] },
+    ]);
+    const agent = createAgent({ model: localModel(server.url) });
+    const session = await agent.sessions.create();
+    const { events, result } = await collect(agent.prompt(session.id, "hi"));
+    expect(result.info.error, JSON.stringify(result.info.error)).toBeUndefined();
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1])).not.toContain("Partial");
+    expect(result.parts.filter((p) => p.type === "text").map((p) => (p.type === "text" ? p.text : ""))).toEqual(["Full answer."]);
+    expect(events.some((e) => e.type === "message.part.removed")).toBe(true);
+    const stored = await agent.sessions.messages(session.id);
+    expect(JSON.stringify(stored)).not.toContain("Partial ans");
+  }, 15_000);
+
+  it("records an error when the connection drops mid-stream and retries are off", async () => {
+    server = await startFakeOpenAI([{ kind: "sse", chunks: textChunks("Partial ans"), cut: "reset" }]);
+    const agent = createAgent({ model: localModel(server.url), retry: { maxRetries: 0 } });
     const session = await agent.sessions.create();
     const { result } = await collect(agent.prompt(session.id, "hi"));
     const text = result.parts.find((p) => p.type === "text");

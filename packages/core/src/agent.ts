@@ -9,7 +9,10 @@ import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundE
 import type { AgentEvent, AgentEventMap } from "./events.js";
 import { forkHistory } from "./fork.js";
 import { modelRef } from "./model-info.js";
-import type { AgentOptions, ModelPrice, PromptInput, PromptOptions } from "./options.js";
+import type { AgentOptions, PromptInput, PromptOptions } from "./options.js";
+import { Limits } from "@lathe/message";
+import { ModelFacts, ModelPrice, resolveModelFacts } from "./model-facts.js";
+import { defaultTitle, SessionTitles } from "./session-title.js";
 import { disabled, evaluate, type PermissionRequest, type Reply } from "@lathe/permission";
 import { AgentRegistry, type AgentDefinition } from "./agents.js";
 import { afterRevert, earliestTrees, patchesAfter, StepSnapshots } from "./file-history.js";
@@ -31,6 +34,8 @@ export interface CreateSessionInput {
   kind?: "task" | "fork";
   /** Free-form data kept with the session. */
   metadata?: Record<string, unknown>;
+  /** This session's budgets, over the agent's `limits`; see {@link Limits}. */
+  limits?: Limits;
 }
 
 /** Session management of an {@link Agent}. */
@@ -66,6 +71,16 @@ export interface SessionsApi {
    * source. The source must not be running a prompt ({@link SessionBusyError}).
    */
   fork(sessionID: string, options?: { messageID?: string }): Promise<Session>;
+  /**
+   * Summarises the session now, as an overflow would: the `compaction` agent writes a summary, the
+   * most recent turns stay verbatim, and from then on the model sees the summary instead of the
+   * older history (storage keeps it all). Resolves with the summary message — `info.error` says
+   * when it failed, and then nothing changed. Emits `session.compacted`.
+   *
+   * @throws {@link SessionBusyError} when the session runs a prompt; `InvalidInputError` when there
+   * is nothing to compact (no answer since the start or the last summary).
+   */
+  compact(sessionID: string, options?: { signal?: AbortSignal }): Promise<RunResult>;
 }
 
 /** Approvals that wait for the host: list them, answer them — from another request, minutes later, or after a restart. */
@@ -111,6 +126,7 @@ export class Agent {
     if (options.maxSteps !== undefined && (!Number.isInteger(options.maxSteps) || options.maxSteps < 1)) {
       throw new InvalidInputError(`maxSteps must be a positive integer, got ${options.maxSteps}.`);
     }
+    validateOptions(options);
     const tools = new Map<string, Tool>();
     for (const tool of options.tools ?? builtinTools()) {
       if (tools.has(tool.name)) throw new InvalidInputError(`Two tools are named "${tool.name}".`);
@@ -119,7 +135,7 @@ export class Agent {
     this.ownsStorage = options.storage === undefined;
     const storage = options.storage ?? new MemoryStorage();
     const emit = (event: AgentEvent) => this.emit(event);
-    const prices = options.prices ?? {};
+    const factsCache = new Map<string, ModelFacts>();
     const updater = new SessionUpdater(storage, emit);
     const writers = new Map<string, SessionWriter>();
     const agents = new AgentRegistry(options.agents);
@@ -172,8 +188,18 @@ export class Agent {
         if (!state) this.states.set(sessionID, (state = new Map()));
         return state;
       },
-      price: (ref): ModelPrice | undefined => prices[`${ref.providerID}/${ref.modelID}`] ?? prices[ref.modelID],
+      facts: (ref) => {
+        const key = `${ref.providerID}/${ref.modelID}`;
+        let facts = factsCache.get(key);
+        if (!facts) factsCache.set(key, (facts = resolveModelFacts(ref, options.models, options.prices)));
+        return facts;
+      },
+      budgets: new Map(),
+      parentOf: (sessionID) => this.parents.get(sessionID),
+      titles: undefined as unknown as SessionTitles,
     };
+    // The titles service reads the runtime it belongs to.
+    (this.runtime as { titles: SessionTitles }).titles = new SessionTitles(this.runtime);
     this.sessions = this.sessionsApi();
     this.permissions = {
       pending: (sessionID) => permissions.pending(sessionID),
@@ -189,6 +215,7 @@ export class Agent {
    */
   prompt(sessionID: string, input: PromptInput, options: PromptOptions = {}): Run {
     this.assertOpen();
+    if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
@@ -299,6 +326,7 @@ export class Agent {
     const running = [...this.runs.values()];
     for (const { controller } of running) controller.abort("agent closed");
     await Promise.allSettled(running.map(({ run }) => run.then(() => undefined)));
+    await this.runtime.titles.close();
     this.emitter.removeAllListeners();
     await Promise.allSettled((this.runtime.options.resources ?? []).map(async (resource) => resource.close()));
     if (this.ownsStorage) await this.runtime.storage.close();
@@ -358,6 +386,7 @@ export class Agent {
         parent.usage = {
           tokens: addTokens(parent.usage.tokens, subtractTokens(after.tokens, before.tokens)),
           cost: parent.usage.cost + (after.cost - before.cost),
+          steps: (parent.usage.steps ?? 0) + ((after.steps ?? 0) - (before.steps ?? 0)),
         };
       });
       return { ...result, sessionID: child.id };
@@ -402,15 +431,17 @@ export class Agent {
       create: async (input = {}) => {
         this.assertOpen();
         const now = Date.now();
+        if (input.limits !== undefined) parseLimits(input.limits, "limits of the session");
         const session: Session = {
           id: createId("session"),
-          title: input.title ?? `New session ${new Date(now).toISOString()}`,
+          title: input.title ?? defaultTitle(now),
           directory: rt.cwd,
           time: { created: now, updated: now },
           usage: { tokens: emptyTokens(), cost: 0 },
           ...(input.parentID ? { parentID: input.parentID } : {}),
           ...(input.kind ? { kind: input.kind } : {}),
           ...(input.metadata ? { metadata: input.metadata } : {}),
+          ...(input.limits ? { limits: { ...input.limits } } : {}),
         };
         await rt.storage.write({ sessions: [session] });
         this.emit({ type: "session.created", sessionID: session.id, session });
@@ -497,8 +528,41 @@ export class Agent {
         this.emit({ type: "session.created", sessionID: session.id, session });
         return session;
       },
+      compact: async (sessionID, options = {}) => {
+        this.assertOpen();
+        if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+        return this.start(sessionID, { kind: "compact", options: {} }, options).then((result) => result);
+      },
     };
   }
+}
+
+/** Checks the option groups that have schemas, so a typo fails at creation rather than mid-session. */
+function validateOptions(options: AgentOptions): void {
+  if (options.limits !== undefined) parseLimits(options.limits, "limits");
+  for (const [key, facts] of Object.entries(options.models ?? {})) {
+    const parsed = ModelFacts.strict().safeParse(facts);
+    if (!parsed.success) throw new InvalidInputError(`models["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);
+  }
+  for (const [key, price] of Object.entries(options.prices ?? {})) {
+    const parsed = ModelPrice.safeParse(price);
+    if (!parsed.success) throw new InvalidInputError(`prices["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);
+  }
+  const retries = options.retry?.maxRetries;
+  if (retries !== undefined && (!Number.isInteger(retries) || retries < 0)) {
+    throw new InvalidInputError(`retry.maxRetries must be a whole number ≥ 0, got ${retries}.`);
+  }
+  const maxDelay = options.retry?.maxDelayMs;
+  if (maxDelay !== undefined && !(maxDelay >= 0)) throw new InvalidInputError(`retry.maxDelayMs must be ≥ 0, got ${maxDelay}.`);
+}
+
+function parseLimits(limits: unknown, what: string): void {
+  const parsed = Limits.strict().safeParse(limits);
+  if (!parsed.success) throw new InvalidInputError(`The ${what} are invalid: ${parsed.error.issues.map(issueText).join("; ")}`);
+}
+
+function issueText(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length > 0 ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message;
 }
 
 function defaultDataDir(): string {

@@ -1,4 +1,5 @@
 import type { Message, MessageError, Part, Session, StoredPermissionRequest, Todo } from "@lathe/message";
+import type { BudgetHit } from "./budget.js";
 
 /** What a session is doing. */
 export type SessionStatus =
@@ -27,6 +28,18 @@ export type AgentEvent =
       /** The text just appended, for streamed text, reasoning and tool input. */
       delta?: string;
     }
+  /**
+   * A part was taken back: the output of a request that failed and is retried, so that what the
+   * model sees (and a UI shows) holds no half of an answer twice.
+   */
+  | { type: "message.part.removed"; sessionID: string; messageID: string; partID: string }
+  /**
+   * The session was compacted: the model's view now starts at the summary `messageID`. `auto` is
+   * true when an overflow started it, false for `agent.sessions.compact()`.
+   */
+  | { type: "session.compacted"; sessionID: string; messageID: string; auto: boolean }
+  /** A budget was reached and the turn of `messageID` ended (finish `budget`). */
+  | { type: "budget.exceeded"; sessionID: string; messageID: string; budget: BudgetHit }
   | { type: "permission.asked"; sessionID: string; request: StoredPermissionRequest }
   | {
       type: "permission.replied";

@@ -3,8 +3,8 @@ import { addTokens, createId, emptyTokens, type MessageWithParts, type Session }
 /**
  * Copies a session's history into a new session: every message up to and including `messageID`
  * (all of them when absent), with new ids in the same order, assistant messages re-pointed at the
- * copied user messages, and `parentID` set to the source session. Usage totals are recomputed from
- * the copied messages.
+ * copied user messages (and compactions at their copied tails), and `parentID` set to the source
+ * session. Usage totals are recomputed from the copied messages.
  */
 export function forkHistory(
   source: Session,
@@ -23,6 +23,7 @@ export function forkHistory(
     ...(source.metadata ? { metadata: structuredClone(source.metadata) } : {}),
     ...(source.permission ? { permission: { approved: structuredClone(source.permission.approved), pending: [] } } : {}),
     ...(source.todos ? { todos: structuredClone(source.todos) } : {}),
+    ...(source.limits ? { limits: { ...source.limits } } : {}),
   };
   const newIds = new Map<string, string>();
   const messages: MessageWithParts[] = [];
@@ -38,7 +39,12 @@ export function forkHistory(
     }
     messages.push({
       info: copy,
-      parts: parts.map((part) => ({ ...structuredClone(part), id: createId("part"), sessionID: session.id, messageID: id })),
+      parts: parts.map((part) => {
+        const copied = { ...structuredClone(part), id: createId("part"), sessionID: session.id, messageID: id };
+        // A compaction names the first message of its verbatim tail: an earlier message, already copied.
+        if (copied.type === "compaction" && copied.tail !== undefined) copied.tail = newIds.get(copied.tail) ?? copied.tail;
+        return copied;
+      }),
     });
     if (info.id === messageID) break;
   }

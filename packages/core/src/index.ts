@@ -11,8 +11,9 @@ export type {
   ApproveFn,
   PermissionReply,
   PermissionRequest,
-  ModelPrice,
   PromptInput,
+  RetryOptions,
+  CompactionOptions,
   PromptPartInput,
   PromptOptions,
 } from "./options.js";
@@ -21,6 +22,13 @@ export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedE
 export type { PermissionRules } from "./agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./usage.js";
+export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./model-facts.js";
+export { usableContext, isOverflow, OUTPUT_RESERVE_MAX } from "./overflow.js";
+export { isContextOverflow, retryReason } from "./provider-errors.js";
+export { retryDelay } from "./retry-delay.js";
+export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./step-attempts.js";
+export { SUMMARY_PROMPT, REPLAY_NOTE } from "./compaction.js";
+export type { BudgetHit } from "./budget.js";
 export { DOOM_LOOP_THRESHOLD } from "./doom-loop.js";
 export { MAX_STEPS_PROMPT } from "./system-prompt.js";
 export * from "./snapshot/index.js";

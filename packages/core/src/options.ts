@@ -1,16 +1,35 @@
 import type { LanguageModel } from "ai";
-import type { StoredPermissionRequest } from "@lathe/message";
+import type { Limits, StoredPermissionRequest } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agent-permissions.js";
 import type { AgentConfig } from "./agents.js";
 import type { Hooks } from "./hooks.js";
+import type { ModelFacts, ModelPrice } from "./model-facts.js";
 
-/** Prices of a model in US dollars per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cache?: { read?: number; write?: number };
+/** How failed model requests are retried. */
+export interface RetryOptions {
+  /**
+   * Retries of one request after a retryable failure (rate limit, overload, 5xx, lost connection);
+   * default 4 (waits of 2, 4, 8 and 16 s without a `retry-after` header). `0` turns retries off.
+   */
+  maxRetries?: number;
+  /**
+   * The longest wait a provider's `retry-after` may ask for, in ms; default 120,000. A longer one
+   * (a spent quota, not a passing limit) is not waited out: the turn ends with the error.
+   */
+  maxDelayMs?: number;
+}
+
+/** What happens when a session outgrows the model's context window. */
+export interface CompactionOptions {
+  /**
+   * Compact on its own when the context overflows (or the provider says it did); default true.
+   * `agent.sessions.compact()` works either way.
+   */
+  auto?: boolean;
+  /** Clear old tool outputs before summarising, when that frees enough; default true. */
+  prune?: boolean;
 }
 
 /** An approval request the agent puts to the host. */
@@ -81,8 +100,28 @@ export interface AgentOptions {
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */
   maxSteps?: number;
-  /** Prices per model, keyed by model id or `provider/model id`; cost is 0 for a model without one. */
+  /**
+   * Facts of the models used — context window, output limit, prices — keyed by model id or
+   * `provider/model id`, over Lathe's built-in table of widely used models ({@link BUILTIN_MODELS},
+   * dated {@link BUILTIN_MODELS_DATE}). Without a context window a model's overflow is only noticed
+   * when the provider reports it; without a price its cost is 0.
+   */
+  models?: Record<string, ModelFacts>;
+  /** Prices per model, keyed like `models`; shorthand for `models[id].price`, which it overrides. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Budgets of every session (a session's own `limits` override them field by field); see
+   * {@link Limits}. A prompt may set tighter ones of its own.
+   */
+  limits?: Limits;
+  /** Retries of failed model requests; see {@link RetryOptions}. */
+  retry?: RetryOptions;
+  /**
+   * Compaction of long sessions; see {@link CompactionOptions}. The summary is written by the hidden
+   * `compaction` agent: give it a cheaper model with `agents: { compaction: { model } }`. Session
+   * titles likewise come from `agents: { title: { model } }` when given (else the first prompt's first line).
+   */
+  compaction?: CompactionOptions;
   /** Sampling temperature passed to the model. */
   temperature?: number;
   /** Nucleus sampling passed to the model. */
@@ -119,4 +158,6 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** The most steps this prompt may take; overrides the agent's `maxSteps`. */
   maxSteps?: number;
+  /** Budgets of this prompt alone (its subagents' work included), on top of the session's. */
+  limits?: Limits;
 }

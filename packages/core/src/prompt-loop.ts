@@ -1,20 +1,25 @@
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { streamText, tool as aiTool, type ModelMessage, type ToolSet } from "ai";
+import { tool as aiTool, type ModelMessage, type ToolSet } from "ai";
 import {
-  addTokens,
   createId,
   emptyTokens,
   INTERRUPTED_TOOL_RESULT,
+  modelView,
+  selectTail,
+  tailBudget,
   toModelMessages,
   type AssistantMessage,
   type MessageWithParts,
+  type ModelRef,
   type Part,
   type Session,
   type UserMessage,
 } from "@lathe/message";
 import type { Tool, ToolContext } from "@lathe/tools";
+import { BudgetTracker, budgetMessage, type BudgetHit } from "./budget.js";
+import { COMPACTION_AGENT, pruneToolOutputs, replayOf, summarise, type CompactionContext } from "./compaction.js";
 import { runHooks, type ChatParams } from "./hooks.js";
 import { expandReferences } from "./references.js";
 import { afterRevert, droppedByRevert } from "./file-history.js";
@@ -22,15 +27,18 @@ import { erroredState, stateAccessor } from "./tool-state.js";
 import { InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
+import { needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
+import { isContextOverflow } from "./provider-errors.js";
 import { repairInterrupted } from "./repair.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "./session-writer.js";
-import { processStepStream as processStream } from "./stream-processor.js";
+import { isDefaultTitle } from "./session-title.js";
+import { optional, streamStepWithRetries } from "./step-attempts.js";
 import { buildSystemPrompt, MAX_STEPS_PROMPT } from "./system-prompt.js";
 import { ABORTED_TOOL_ERROR, runToolCalls, type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
-import { costOf, tokensFromUsage } from "./usage.js";
+import { closeMessage, recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 
 const DEFAULT_AGENT = "build";
 const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
@@ -38,7 +46,8 @@ const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
 export type TurnRequest =
   | { kind: "prompt"; input: PromptInput; options: PromptOptions }
-  | { kind: "resume"; options: PromptOptions };
+  | { kind: "resume"; options: PromptOptions }
+  | { kind: "compact"; options: PromptOptions };
 
 /**
  * Runs a turn in a session: takes the session's lease, then either stores the new user message and
@@ -83,6 +92,7 @@ export async function runTurn(
       }
     }
     rt.permissions.restore(session);
+    if (request.kind === "compact") return await compactOnDemand(rt, writer, session, history, signal);
     return await answer(rt, writer, session, history, request.input, request.options, signal);
   } finally {
     clearInterval(renew);
@@ -90,6 +100,24 @@ export async function runTurn(
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
     // `session.status: idle` is emitted by the agent once the run is gone, so a listener may start the next prompt.
   }
+}
+
+/**
+ * Summarises a session on request (`agent.sessions.compact`): the whole view but its most recent
+ * turns, which stay verbatim. Old tool outputs are not pruned first: the summary should see them.
+ */
+async function compactOnDemand(rt: AgentRuntime, writer: SessionWriter, session: Session, history: MessageWithParts[], signal: AbortSignal): Promise<RunResult> {
+  const view = modelView(history);
+  const summaryAt = view.findIndex((m) => m.info.role === "assistant" && m.info.summary === true);
+  const newer = view.slice(summaryAt + 1).filter((m) => summaryAt < 0 || m.info.id > view[summaryAt]!.info.id);
+  if (!newer.some((m) => m.info.role === "assistant")) {
+    throw new InvalidInputError(`Session ${session.id} has nothing to compact: no answer since its start or its last summary.`);
+  }
+  const { ref } = rt.modelFor(DEFAULT_AGENT);
+  const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
+  const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
+  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal }, view, { auto: false, tail });
+  return summary;
 }
 
 /** The first prompt after a revert drops the reverted messages for good. */
@@ -140,24 +168,12 @@ async function answer(
   rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
   for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
 
-  const info: AssistantMessage = {
-    id: createId("message"),
-    sessionID: session.id,
-    role: "assistant",
-    parentID: user.info.id,
-    time: { created: Date.now() },
-    providerID: ref.providerID,
-    modelID: ref.modelID,
-    agent: agentName,
-    cwd: rt.cwd,
-    tokens: emptyTokens(),
-    cost: 0,
-  };
-  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
-  recorder.messageChanged();
+  if (!history.some((m) => m.info.role === "user") && isDefaultTitle(session.title)) rt.titles.start(session.id, promptText(user.parts));
+
+  const recorder = newAnswer(rt, writer, session.id, user.info.id, agentName, ref);
   if (hookError !== undefined) {
     fail(rt, recorder, toMessageError(hookError));
-    return finishTurn(rt, writer, session, recorder, signal);
+    return finishTurn(rt, writer, recorder, signal);
   }
   return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
 }
@@ -196,6 +212,14 @@ async function resume(
   return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
 }
 
+/** What a turn is working on: the assistant message being written, and the messages before it. */
+interface TurnState {
+  recorder: TurnRecorder;
+  prior: MessageWithParts[];
+  /** True from a compaction until the next step ends: a second overflow then means compaction cannot help. */
+  justCompacted: boolean;
+}
+
 /** The step loop shared by new and resumed turns; `pending` are calls to run before the first step. */
 async function drive(
   rt: AgentRuntime,
@@ -207,7 +231,7 @@ async function drive(
   options: PromptOptions,
   signal: AbortSignal,
 ): Promise<RunResult> {
-  const info = recorder.message;
+  const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
   const { model, ref } = rt.modelFor(agentName);
@@ -225,9 +249,20 @@ async function drive(
   const maxSteps = options.maxSteps ?? definition.steps ?? rt.options.maxSteps;
   const offered = rt.toolsFor(agentName);
   const toolSet = aiToolSet(offered);
+  const parentID = rt.parentOf(session.id);
+  const budget = new BudgetTracker(
+    session.id,
+    { prompt: options.limits, session, agent: rt.options.limits },
+    parentID === undefined ? undefined : rt.budgets.get(parentID),
+  );
+  rt.budgets.set(session.id, budget);
+  const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
+  const contextWindow = rt.facts(ref).contextWindow;
+  const autoCompact = rt.options.compaction?.auto !== false;
+  const compaction: CompactionContext = { rt, writer, sessionID: session.id, signal, budget };
   const runCalls = (calls: ToolCall[]) =>
     runToolCalls(calls, {
-      recorder,
+      recorder: turn.recorder,
       gate: rt.permissions,
       agent: agentName,
       cwd: rt.cwd,
@@ -246,6 +281,8 @@ async function drive(
         },
       },
     });
+  /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
+  const relieve = (estimate: number) => relieveOverflow(rt, writer, turn, compaction, { agent: agentName, ref, usable, estimate });
 
   try {
     let stop = false;
@@ -253,15 +290,25 @@ async function drive(
       const outcome = await runCalls(pending);
       await writer.flush();
       stop = outcome.rejected;
-      if (outcome.rejected) info.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
+      if (outcome.rejected) turn.recorder.message.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
     }
     for (let step = 1; !stop; step++) {
       if (signal.aborted) break;
+      const hit = budget.reached();
+      if (hit) {
+        stopForBudget(rt, turn.recorder, budget, hit);
+        break;
+      }
       const lastStep = maxSteps !== undefined && step >= maxSteps;
-      const messages: ModelMessage[] = toModelMessages([...priorMessages, { info, parts: recorder.parts }], { model: ref });
-      if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
       const system = { system: [...baseSystem] };
       await runHooks(rt.hooks, "chat.system", { ...hookContext, model: ref }, system);
+      const instructions = system.system.join("\n\n");
+      if (autoCompact && usable !== undefined && contextWindow !== undefined) {
+        const view = modelView([...turn.prior, current(turn)]);
+        if (needsCompaction(view, instructions, usable, contextWindow) && !(await relieve(nextRequestEstimate(view, instructions)))) break;
+      }
+      const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
+      if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
       const params: ChatParams = {
         ...optional("temperature", definition.temperature ?? rt.options.temperature),
         ...optional("topP", definition.topP ?? rt.options.topP),
@@ -272,41 +319,43 @@ async function drive(
       await runHooks(rt.hooks, "chat.params", { ...hookContext, model: ref }, params);
       const before = await rt.snapshots.track();
 
-      const result = streamText({
-        model,
-        instructions: system.system.join("\n\n"),
-        messages,
-        // The last step a limit allows gets no tools at all: the model must answer in text.
-        ...(offered.size > 0 && !lastStep ? { tools: toolSet } : {}),
-        maxRetries: 0,
-        // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
-        onError: () => {},
-        abortSignal: signal,
-        ...optional("temperature", params.temperature),
-        ...optional("topP", params.topP),
-        ...optional("maxOutputTokens", params.maxOutputTokens),
-        ...(Object.keys(params.providerOptions).length > 0 ? { providerOptions: params.providerOptions as never } : {}),
-        ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
-      });
+      const recorder = turn.recorder;
       const stepStart = recorder.parts.length;
-      // On the last step no tool was offered, so any call the model makes anyway is an unknown tool.
-      const streamed = await processStream(result.stream, recorder, lastStep ? NO_TOOLS : offered, before);
+      const streamed = await streamStepWithRetries(
+        rt,
+        recorder,
+        {
+          model,
+          instructions,
+          messages,
+          // The last step a limit allows gets no tools at all: the model must answer in text, and any
+          // call it makes anyway is an unknown tool.
+          tools: offered.size > 0 && !lastStep ? toolSet : undefined,
+          offered: lastStep ? NO_TOOLS : offered,
+          params,
+          snapshot: before,
+          signal,
+        },
+        (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
+      );
       await completeTexts(rt, recorder, recorder.parts.slice(stepStart), hookContext);
-
-      if (streamed.finishReason !== undefined || streamed.usage !== undefined) {
-        const tokens = tokensFromUsage(streamed.usage);
-        const cost = costOf(tokens, rt.price(ref));
-        recorder.add({ type: "step-finish", reason: streamed.finishReason ?? "unknown", tokens, cost });
-        info.tokens = addTokens(info.tokens, tokens);
-        info.cost += cost;
-        info.finish = streamed.finishReason;
-        recorder.messageChanged();
-      }
+      recordStepUsage(rt, recorder, streamed, ref, budget);
       if (signal.aborted) break;
       if (streamed.error !== undefined) {
+        if (isContextOverflow(streamed.error)) {
+          // The provider counted what our estimate did not: compact and send the step again.
+          recorder.remove(recorder.parts.slice(stepStart).filter((p) => p.type !== "step-finish"));
+          if (autoCompact && !turn.justCompacted && (await relieve(usable ?? Number.POSITIVE_INFINITY))) {
+            step--;
+            continue;
+          }
+          if (!recorder.message.error) fail(rt, recorder, overflowError(streamed.error));
+          break;
+        }
         fail(rt, recorder, toMessageError(streamed.error));
         break;
       }
+      turn.justCompacted = false;
       const stopError = finishError(streamed.finishReason);
       if (stopError) {
         cancelCalls(recorder, streamed.calls.map((c) => c.part), "The step ended before this call could run.");
@@ -314,35 +363,111 @@ async function drive(
         break;
       }
       if (lastStep) break;
+      const spent = budget.reached();
+      if (spent && streamed.calls.length > 0) {
+        // Nothing more runs once a budget is spent; each call still gets a result for the model.
+        cancelCalls(recorder, streamed.calls.map((c) => c.part), "Not run: the turn's budget was reached.");
+        stopForBudget(rt, recorder, budget, spent);
+        break;
+      }
       const outcome = await runCalls(streamed.calls);
       await recordPatch(rt, recorder, before);
       // The step's final states are stored before the next step starts.
       await writer.flush();
-      if (outcome.rejected) info.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
+      if (outcome.rejected) recorder.message.error ??= { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
       if (signal.aborted || outcome.rejected) break;
       if (streamed.calls.length === 0 && streamed.invalidCalls === 0) break;
     }
   } catch (error) {
-    if (!signal.aborted) fail(rt, recorder, toMessageError(error));
+    if (!signal.aborted) fail(rt, turn.recorder, toMessageError(error));
+  } finally {
+    if (rt.budgets.get(session.id) === budget) rt.budgets.delete(session.id);
   }
 
-  return finishTurn(rt, writer, session, recorder, signal);
+  return finishTurn(rt, writer, turn.recorder, signal);
+}
+
+/** The message a turn is writing, as a history entry. */
+function current(turn: TurnState): MessageWithParts {
+  return { info: turn.recorder.message, parts: turn.recorder.parts };
+}
+
+/**
+ * Makes room when the next request would overflow: old tool outputs are pruned first; when that is
+ * not enough the history is summarised, the message in progress is closed (finish `compacted`) and
+ * the turn goes on in a new message answering a replay of the user's request. Returns false when the
+ * turn must end: a summary that fails, or a history still too long right after a compaction.
+ */
+async function relieveOverflow(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  turn: TurnState,
+  ctx: CompactionContext,
+  at: { agent: string; ref: ModelRef; usable: number | undefined; estimate: number },
+): Promise<boolean> {
+  const recorder = turn.recorder;
+  const view = modelView([...turn.prior, current(turn)]);
+  const freed = await pruneToolOutputs(ctx, view);
+  if (freed > 0 && at.usable !== undefined && at.estimate - freed < at.usable) return true;
+  if (turn.justCompacted) {
+    fail(rt, recorder, overflowError(undefined));
+    return false;
+  }
+  const request = view.findLast((m) => m.info.role === "user" && m.info.agent !== COMPACTION_AGENT);
+  const tail = selectTail(view, { budgetTokens: tailBudget(at.usable ?? Number.POSITIVE_INFINITY), ...(request ? { before: request.info.id } : {}) });
+  const { user, summary } = await summarise(ctx, view, { auto: true, tail });
+  if (summary.info.error) {
+    fail(rt, recorder, summary.info.error);
+    return false;
+  }
+  recorder.message.finish = "compacted";
+  await closeMessage(rt, writer, recorder);
+  const prior = [...turn.prior, current(turn), user, summary];
+  let parentID = user.info.id;
+  if (request) {
+    const replay = replayOf(request, recorder.message.sessionID);
+    writer.message(replay.info);
+    for (const part of replay.parts) writer.part(part);
+    rt.emit({ type: "message.updated", sessionID: replay.info.sessionID, message: structuredClone(replay.info) });
+    for (const part of replay.parts) rt.emit({ type: "message.part.updated", sessionID: part.sessionID, part: { ...part } });
+    prior.push(replay);
+    parentID = replay.info.id;
+  }
+  turn.prior = prior;
+  turn.recorder = newAnswer(rt, writer, recorder.message.sessionID, parentID, at.agent, at.ref);
+  turn.justCompacted = true;
+  await writer.flush();
+  return true;
+}
+
+/** The error of a context window that compaction could not make room in. */
+function overflowError(cause: unknown): AssistantMessage["error"] & object {
+  return {
+    name: "ContextOverflowError",
+    message: "The conversation no longer fits the model's context window, even after compaction.",
+    ...(cause !== undefined ? { data: { cause: toMessageError(cause).message } } : {}),
+  };
+}
+
+/** Ends a turn on a budget: finish `budget`, the typed reason as the error, a `budget.exceeded` event. */
+function stopForBudget(rt: AgentRuntime, recorder: TurnRecorder, budget: BudgetTracker, hit: BudgetHit): void {
+  const info = recorder.message;
+  info.finish = "budget";
+  info.error = { name: "BudgetExceededError", message: budgetMessage(hit), data: { ...hit } };
+  budget.stop(hit);
+  recorder.messageChanged();
+  rt.emit({ type: "budget.exceeded", sessionID: info.sessionID, messageID: info.id, budget: hit });
 }
 
 /** Ends a turn: unfinished calls of an aborted run become errors, the message is completed and stored, the session's usage grows. */
-async function finishTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, recorder: TurnRecorder, signal: AbortSignal): Promise<RunResult> {
+async function finishTurn(rt: AgentRuntime, writer: SessionWriter, recorder: TurnRecorder, signal: AbortSignal): Promise<RunResult> {
   const info = recorder.message;
   if (signal.aborted) {
     cancelCalls(recorder, recorder.parts, ABORTED_TOOL_ERROR);
     info.finish = "aborted";
     info.error ??= abortedError(signal.reason);
   }
-  info.time.completed = Date.now();
-  recorder.messageChanged();
-  await writer.flush();
-  await rt.updater.update(session.id, (current) => {
-    current.usage = { tokens: addTokens(current.usage.tokens, info.tokens), cost: current.usage.cost + info.cost };
-  });
+  await closeMessage(rt, writer, recorder);
   return { info, parts: recorder.parts };
 }
 
@@ -389,11 +514,6 @@ async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, parts: Pa
       recorder.changed(part);
     }
   }
-}
-
-/** `{ [key]: value }` when the value is defined, else `{}` — for optional settings under exactOptionalPropertyTypes. */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
 
 /**
@@ -452,6 +572,31 @@ function cancelCalls(recorder: TurnRecorder, parts: Part[], message: string): vo
     part.state = erroredState(state, message, now);
     recorder.changed(part);
   }
+}
+
+/** Starts the assistant message that answers `parentID`. */
+function newAnswer(rt: AgentRuntime, writer: SessionWriter, sessionID: string, parentID: string, agent: string, ref: ModelRef): TurnRecorder {
+  const info: AssistantMessage = {
+    id: createId("message"),
+    sessionID,
+    role: "assistant",
+    parentID,
+    time: { created: Date.now() },
+    providerID: ref.providerID,
+    modelID: ref.modelID,
+    agent,
+    cwd: rt.cwd,
+    tokens: emptyTokens(),
+    cost: 0,
+  };
+  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
+  recorder.messageChanged();
+  return recorder;
+}
+
+/** The text of a prompt, for its title. */
+function promptText(parts: Part[]): string {
+  return parts.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : [])).join("\n");
 }
 
 function userMessage(

@@ -3,7 +3,10 @@ import type { ModelRef } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
 import type { AgentEvent } from "./events.js";
-import type { AgentOptions, ModelPrice } from "./options.js";
+import type { AgentOptions } from "./options.js";
+import type { BudgetTracker } from "./budget.js";
+import type { ModelFacts } from "./model-facts.js";
+import type { SessionTitles } from "./session-title.js";
 import type { AgentPermissions } from "./agent-permissions.js";
 import type { AgentRegistry } from "./agents.js";
 import type { Hooks } from "./hooks.js";
@@ -37,5 +40,12 @@ export interface AgentRuntime {
   emit(event: AgentEvent): void;
   /** Per-session state tools keep on the agent. */
   sessionState(sessionID: string): Map<string, unknown>;
-  price(ref: ModelRef): ModelPrice | undefined;
+  /** What Lathe knows of a model: context window, output limit, prices (built-in table, host's `models` and `prices`). */
+  facts(ref: ModelRef): ModelFacts;
+  /** The budget of each session's running turn, so a subagent's turn chains to its parent's. */
+  readonly budgets: Map<string, BudgetTracker>;
+  /** The session that started a running subagent session. */
+  parentOf(sessionID: string): string | undefined;
+  /** Background session titles. */
+  readonly titles: SessionTitles;
 }

@@ -1,5 +1,5 @@
 import type { Message, Part, Session } from "@lathe/message";
-import type { Storage, WriteBatch } from "@lathe/storage";
+import type { PartKey, Storage, WriteBatch } from "@lathe/storage";
 
 /**
  * Persists a run's changes coalesced: a part updated 100,000 times while streaming is written a
@@ -14,6 +14,7 @@ export class SessionWriter {
   private sessions = new Map<string, Session>();
   private messages = new Map<string, Message>();
   private parts = new Map<string, Part>();
+  private removedParts = new Map<string, PartKey>();
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> = Promise.resolve();
   private failure: unknown;
@@ -38,6 +39,13 @@ export class SessionWriter {
   /** Marks a part for writing. The latest state wins; earlier unwritten states are never written. */
   part(part: Part): void {
     this.parts.set(part.id, part);
+    this.schedule();
+  }
+
+  /** Marks a part for removal; a pending write of it is dropped. */
+  removePart(part: Part): void {
+    this.parts.delete(part.id);
+    this.removedParts.set(part.id, { sessionID: part.sessionID, messageID: part.messageID, partID: part.id });
     this.schedule();
   }
 
@@ -74,13 +82,15 @@ export class SessionWriter {
   }
 
   private take(): WriteBatch | undefined {
-    if (this.sessions.size === 0 && this.messages.size === 0 && this.parts.size === 0) return undefined;
+    if (this.sessions.size === 0 && this.messages.size === 0 && this.parts.size === 0 && this.removedParts.size === 0) return undefined;
     // Snapshot the objects: the loop keeps mutating them after this point.
     const batch: WriteBatch = {
       sessions: [...this.sessions.values()].map((s) => structuredClone(s)),
       messages: [...this.messages.values()].map((m) => structuredClone(m)),
       parts: [...this.parts.values()].map((p) => structuredClone(p)),
+      ...(this.removedParts.size > 0 ? { removeParts: [...this.removedParts.values()] } : {}),
     };
+    this.removedParts = new Map();
     this.sessions = new Map();
     this.messages = new Map();
     this.parts = new Map();

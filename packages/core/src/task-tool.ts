@@ -60,6 +60,10 @@ ${list}`,
         onStart: (sessionID) => ctx.metadata({ title: args.description, metadata: { sessionID, agent: args.subagent } }),
       });
       const text = result.parts.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : [])).join("\n\n").trim();
+      if (result.info.finish === "budget") {
+        // The turn that started this task stops too (its budget tracker was told); the model sees why.
+        throw new Error(`The ${args.subagent} subagent stopped (task_id: ${result.sessionID}): ${result.info.error?.message ?? "a budget was reached."}`);
+      }
       if (result.info.error) {
         throw new Error(`The ${args.subagent} subagent failed (task_id: ${result.sessionID}): ${result.info.error.message}${text ? `\nIts partial answer:\n${text}` : ""}`);
       }

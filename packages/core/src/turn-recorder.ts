@@ -45,6 +45,16 @@ export class TurnRecorder {
     );
   }
 
+  /** Takes parts back out of the message (the output of a failed attempt that is retried). */
+  remove(parts: Part[]): void {
+    const gone = new Set(parts);
+    for (let i = this.parts.length - 1; i >= 0; i--) if (gone.has(this.parts[i]!)) this.parts.splice(i, 1);
+    for (const part of parts) {
+      this.writer.removePart(part);
+      this.emit({ type: "message.part.removed", sessionID: part.sessionID, messageID: part.messageID, partID: part.id });
+    }
+  }
+
   /** Reports a change made to the message itself. */
   messageChanged(): void {
     this.writer.message(this.message);
