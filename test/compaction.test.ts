@@ -168,6 +168,31 @@ describe("compaction", () => {
     expect(last.split(COMPACTED_TOOL_RESULT).length - 1).toBe(marked.length);
   });
 
+  it("writes summaries with the compaction agent's own model when the host names a cheaper one", async () => {
+    const cheap = mockModel([{ text: "## Goal\nEcho x.\n## Next steps\nFinish.", usage: { input: 300, output: 20 } }], { modelId: "cheap-model" });
+    const main = mockModel([
+      { toolCalls: [{ name: "echo", input: { text: "x" } }], usage: { input: 96_000, output: 10 } },
+      { text: "done" },
+    ]);
+    const agent = createAgent({
+      model: main,
+      tools: [echoTool()],
+      snapshots: false,
+      agents: { compaction: { model: cheap } },
+      models: { "mock-model": { contextWindow: 100_000, maxOutputTokens: 4_000 } },
+      prices: { "cheap-model": { input: 1, output: 1 } },
+    });
+    const session = await agent.sessions.create();
+    const { result } = await collect(agent.prompt(session.id, "echo x"));
+    expect(result.info.error).toBeUndefined();
+    expect(cheap.calls).toHaveLength(1);
+    expect(isSummaryRequest(cheap.calls[0]!)).toBe(true);
+    expect(cheap.calls[0]!.tools ?? []).toHaveLength(0);
+    expect(main.calls.some(isSummaryRequest)).toBe(false);
+    const summary = (await agent.sessions.messages(session.id)).find((m) => m.info.role === "assistant" && m.info.summary);
+    expect(summary?.info).toMatchObject({ modelID: "cheap-model", agent: "compaction", cost: 320 / 1e6 });
+  });
+
   it("recognises a provider's context-length error, compacts and sends the step again", async () => {
     const overflow = new APICallError({
       message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",

@@ -114,3 +114,26 @@ describe("retryDelay: where headers are found", () => {
     expect(retryDelay(1, outer, NOW)).toBe(5_000);
   });
 });
+
+describe("retryDelay: Google's RetryInfo", () => {
+  const body = (delay: string) =>
+    JSON.stringify({
+      error: {
+        code: 429,
+        status: "RESOURCE_EXHAUSTED",
+        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay }],
+      },
+    });
+  const exhausted = (delay: string, headers?: Record<string, string>) =>
+    new APICallError({ message: "Resource exhausted", url: "https://generativelanguage.googleapis.com", requestBodyValues: {}, statusCode: 429, responseHeaders: headers, responseBody: body(delay), isRetryable: true });
+
+  it("waits the retryDelay the body gives when no header does", () => {
+    expect(retryDelay(1, exhausted("12s"), NOW)).toBe(12_000);
+    expect(retryDelay(3, exhausted("0.5s"), NOW)).toBe(500);
+  });
+
+  it("prefers a header, and ignores a malformed retryDelay", () => {
+    expect(retryDelay(1, exhausted("12s", { "retry-after": "3" }), NOW)).toBe(3_000);
+    expect(retryDelay(2, exhausted("soon"), NOW)).toBe(4_000);
+  });
+});

@@ -13,14 +13,15 @@ const HTTP_DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b.*
 /**
  * How long to wait before retry `attempt` (1 for the first retry): the provider's `retry-after-ms`
  * header (milliseconds, may be fractional), else `retry-after` (seconds, or an HTTP date relative to
- * `now`; a date already past means at once), else 2 s × 2^(attempt−1) capped at 30 s. Header names
+ * `now`; a date already past means at once), else the `retryDelay` of a Google `RetryInfo` in the
+ * response body ("12s"), else 2 s × 2^(attempt−1) capped at 30 s. Header names
  * match in any case; a value that does not parse, or a negative one, falls back to the backoff.
  * Headers are looked for on the error and its causes (`responseHeaders` of the AI SDK's
  * `APICallError`, a plain record or a fetch `Headers`).
  */
 export function retryDelay(attempt: number, error: unknown, now: number = Date.now()): number {
-  const fromHeaders = headerDelay(error, now);
-  if (fromHeaders !== undefined) return fromHeaders;
+  const fromProvider = headerDelay(error, now) ?? bodyDelay(error);
+  if (fromProvider !== undefined) return fromProvider;
   const step = Number.isFinite(attempt) ? Math.max(0, Math.floor(attempt) - 1) : 0;
   return Math.min(RETRY_MAX_BACKOFF_MS, RETRY_BASE_DELAY_MS * 2 ** step);
 }
@@ -39,6 +40,18 @@ function headerDelay(error: unknown, now: number): number | undefined {
       const date = Date.parse(after);
       if (Number.isFinite(date)) return Math.max(0, date - now);
     }
+  }
+  return undefined;
+}
+
+/** Google's APIs send the wait in the body, as `RetryInfo` details: `"retryDelay": "12s"`. */
+const RETRY_INFO = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/;
+
+function bodyDelay(error: unknown): number | undefined {
+  for (const item of causes(error)) {
+    const body = typeof item === "object" && item !== null ? (item as { responseBody?: unknown }).responseBody : undefined;
+    const match = typeof body === "string" ? RETRY_INFO.exec(body) : null;
+    if (match) return Math.ceil(Number(match[1]) * 1_000);
   }
   return undefined;
 }
