@@ -48,8 +48,15 @@ export class TurnView {
       case "session.status":
         if (event.status.type === "retry") {
           this.endLine();
-          this.out.write(pc.yellow(`retrying (attempt ${event.status.attempt}): ${event.status.message}\n`));
+          const seconds = Math.max(0, Math.round((event.status.next - Date.now()) / 1000));
+          this.out.write(pc.yellow(`${event.status.message}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
         }
+        return;
+      case "session.compacted":
+        this.note(pc.dim("(the conversation was summarised to fit the model's context)"));
+        return;
+      case "budget.exceeded":
+        this.note(pc.yellow(`budget reached: ${event.budget.limit} ${event.budget.used} of ${event.budget.max} (${event.budget.scope})`));
         return;
       case "todo.updated":
         this.endLine();
