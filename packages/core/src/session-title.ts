@@ -68,6 +68,8 @@ export class SessionTitles {
 
   /** Starts titling a session whose title is still the default one. */
   start(sessionID: string, prompt: string): void {
+    // A prompt of attachments only has nothing to title from: the default title stays.
+    if (prompt.trim() === "") return;
     const fallback = titleFromPrompt(prompt);
     const job = this.run(sessionID, prompt, fallback).catch(() => {});
     this.running.add(job);
