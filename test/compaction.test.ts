@@ -122,6 +122,25 @@ describe("compaction", () => {
     }
   });
 
+  it("after a compaction mid-turn, the model sees the request once and not the steps that overflowed, earlier turns kept verbatim", async () => {
+    const model = mockModel([
+      { text: "First answer.", usage: { input: 100, output: 10 } },
+      { toolCalls: [{ name: "echo", input: { text: "OVERFLOWING-CALL" } }], usage: { input: 96_000, output: 10 } },
+      (call) => (isSummaryRequest(call) ? { text: "## Goal\nsummary" } : { text: "unexpected" }),
+      { text: "done" },
+    ]);
+    const agent = createAgent({ model, tools: [echoTool()], snapshots: false, models: { "mock-model": { contextWindow: 100_000, maxOutputTokens: 4_000 } } });
+    const session = await agent.sessions.create();
+    await agent.prompt(session.id, "Question one");
+    const { result } = await collect(agent.prompt(session.id, "Question two"));
+    expect(result.info.error).toBeUndefined();
+    expect(isSummaryRequest(model.calls[2]!)).toBe(true);
+    const seen = JSON.stringify(model.calls[3]!.prompt);
+    expect(seen).toContain("Question one"); // the earlier turn fits the verbatim tail
+    expect(seen.split("Question two").length - 1).toBe(1); // only in the replay
+    expect(seen).not.toContain("OVERFLOWING-CALL");
+  });
+
   it("reserves at most 20,000 tokens for the answer", async () => {
     const model = mockModel([
       { toolCalls: [{ name: "echo", input: { text: "x" } }], usage: { input: 180_000, output: 0 } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { estimateMessagesTokens } from "./estimate-tokens.js";
+import type { AssistantMessage } from "./message.js";
 import type { MessageWithParts } from "./message-with-parts.js";
 import { modelView } from "./model-view.js";
 import { selectTail } from "./tail.js";
@@ -119,6 +120,21 @@ describe("modelView", () => {
         { type: "text", text: COMPACTION_PROMPT },
       ],
     });
+  });
+
+  it("leaves out of the tail an answer a compaction interrupted and its request, which is replayed after the summary", () => {
+    const [question, partial] = turn(3, [4_000]);
+    partial!.info = { ...(partial!.info as AssistantMessage), finish: "compacted" };
+    const history = [
+      ...turns(1, 2),
+      question!,
+      partial!,
+      compactionMsg("msg_0003c", "msg_0002a"),
+      summaryMsg("msg_0003d", "msg_0003c", "Goal: ship"),
+      userMsg("msg_0003e", "question 3"), // the replay
+      assistantMsg("msg_0003f", "msg_0003e", [{ type: "text", text: "answer 3" }]),
+    ];
+    expect(ids(modelView(history))).toEqual(["msg_0003c", "msg_0003d", "msg_0002a", "msg_0002b", "msg_0003e", "msg_0003f"]);
   });
 
   it("gives toModelMessages a valid alternation: the compaction prompt, the summary, the tail, the rest", () => {

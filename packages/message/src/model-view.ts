@@ -28,7 +28,8 @@ function isUsableSummary(message: MessageWithParts): boolean {
  * A compaction is a user message C with a {@link CompactionPart} answered by an assistant message S
  * (`parentID: C.id`, `summary: true`). It is active when S is completed, has no error and has
  * non-empty text. Its verbatim tail is every message with `tail <= id < C.id` (the part's `tail`),
- * shown between S and what follows S. `history` is in id order, as sessions are loaded.
+ * shown between S and what follows S — except an answer the compaction interrupted (finish
+ * `compacted`) and its request, which is replayed after S. `history` is in id order, as sessions are loaded.
  */
 export function modelView(history: MessageWithParts[]): MessageWithParts[] {
   const compactions = new Map<string, number>(); // compaction message id → its index
@@ -62,10 +63,26 @@ export function modelView(history: MessageWithParts[]): MessageWithParts[] {
   const tail = compactionPartOf(compaction)!.tail;
   if (tail !== undefined) {
     const first = firstIndexAtOrAfter(history, tail, latest.compaction);
-    for (let i = first; i < latest.compaction; i++) if (shown(history[i]!, i)) view.push(history[i]!);
+    const replayed = replayedInRange(history, first, latest.compaction);
+    for (let i = first; i < latest.compaction; i++) if (shown(history[i]!, i) && !replayed.has(history[i]!.info.id)) view.push(history[i]!);
   }
   for (let i = latest.summary + 1; i < history.length; i++) if (shown(history[i]!, i)) view.push(history[i]!);
   return view;
+}
+
+/**
+ * The ids of the answers a compaction interrupted mid-turn (finish `compacted`) and of the requests
+ * they answered, among `history[from..end)`. The summary covers that partial work and the request is
+ * replayed after the summary, so a tail must not show either again: the model would read the request
+ * twice, and the steps that overflowed the window would still be in it.
+ */
+function replayedInRange(history: MessageWithParts[], from: number, end: number): Set<string> {
+  const ids = new Set<string>();
+  for (let i = from; i < end; i++) {
+    const info = history[i]!.info;
+    if (info.role === "assistant" && info.finish === "compacted") ids.add(info.id).add(info.parentID);
+  }
+  return ids;
 }
 
 /** The index of the first message before `end` whose id is `id` or later (ids sort as strings). */
