@@ -106,6 +106,22 @@ describe("budgets", () => {
     expect(parent?.usage.cost).toBeCloseTo(710 / 1e6, 12);
   });
 
+  it("stops before the next request when a compaction's summary spends what was left", async () => {
+    const model = mockModel([
+      { toolCalls: [{ name: "echo", input: { text: "x" } }], usage: { input: 96_000, output: 10 } },
+      { text: "## Goal\nEcho x.", usage: { input: 50_000, output: 100 } }, // the summary: 146,110 tokens in all
+      { text: "never sent" },
+    ]);
+    const agent = createAgent({ model, tools: [echoTool()], snapshots: false, models: { "mock-model": { contextWindow: 100_000, maxOutputTokens: 4_000 } } });
+    const session = await agent.sessions.create();
+    const { events, result } = await collect(agent.prompt(session.id, "echo x", { limits: { maxTokens: 120_000 } }));
+    expect(events.some((e) => e.type === "session.compacted")).toBe(true);
+    expect(model.calls).toHaveLength(2);
+    expect(result.info.finish).toBe("budget");
+    expect(result.info.error).toMatchObject({ name: "BudgetExceededError", data: { limit: "maxTokens", used: 146_110 } });
+    expect(events.filter((e) => e.type === "budget.exceeded")).toHaveLength(1);
+  });
+
   it("rejects malformed limits before anything runs", async () => {
     expect(() => createAgent({ model: mockModel([]), limits: { maxSteps: 0 } })).toThrow(InvalidInputError);
     expect(() => createAgent({ model: mockModel([]), limits: { maxCostUSD: 1 } as never })).toThrow(/maxCostUSD|Unrecognized/);

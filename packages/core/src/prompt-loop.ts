@@ -305,7 +305,15 @@ async function drive(
       const instructions = system.system.join("\n\n");
       if (autoCompact && usable !== undefined && contextWindow !== undefined) {
         const view = modelView([...turn.prior, current(turn)]);
-        if (needsCompaction(view, instructions, usable, contextWindow) && !(await relieve(nextRequestEstimate(view, instructions)))) break;
+        if (needsCompaction(view, instructions, usable, contextWindow)) {
+          if (!(await relieve(nextRequestEstimate(view, instructions)))) break;
+          // The summary's request counts toward the budgets too: it may have spent what was left.
+          const spent = budget.reached();
+          if (spent) {
+            stopForBudget(rt, turn.recorder, budget, spent);
+            break;
+          }
+        }
       }
       const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
       if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
