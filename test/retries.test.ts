@@ -1,6 +1,6 @@
 import { APICallError } from "ai";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAgent, type AgentEvent, type Run } from "@lathe/core";
+import { createAgent, InvalidInputError, type AgentEvent, type Run } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
 import type { RetryPart } from "@lathe/message";
 
@@ -166,6 +166,23 @@ describe("retries", () => {
     // The third request's history holds the answer once.
     const third = JSON.stringify(model.calls[2]!.prompt);
     expect(third.split("I will look at the fi").length - 1).toBe(1);
+  });
+
+  it("rejects malformed retry and compaction options when the agent is created", () => {
+    const model = mockModel([]);
+    for (const bad of [
+      { retry: { maxRetries: -1 } },
+      { retry: { maxRetries: 1.5 } },
+      { retry: { maxDelayMs: Number.NaN } },
+      { retry: { maxRetries: "3" } },
+      { retry: { maxRetry: 3 } },
+      { retry: 5 },
+      { compaction: { auto: "no" } },
+      { compaction: { atuo: false } },
+    ]) {
+      expect(() => createAgent({ model, snapshots: false, ...(bad as object) }), JSON.stringify(bad)).toThrow(InvalidInputError);
+    }
+    expect(() => createAgent({ model, snapshots: false, retry: { maxRetries: 0, maxDelayMs: 0 }, compaction: { auto: false, prune: false } })).not.toThrow();
   });
 
   it("retries an overloaded error that arrives as a stream chunk", async () => {

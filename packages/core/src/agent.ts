@@ -548,12 +548,28 @@ function validateOptions(options: AgentOptions): void {
     const parsed = ModelPrice.safeParse(price);
     if (!parsed.success) throw new InvalidInputError(`prices["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);
   }
+  checkSwitches(options.retry, "retry", { maxRetries: "number", maxDelayMs: "number" });
+  checkSwitches(options.compaction, "compaction", { auto: "boolean", prune: "boolean" });
   const retries = options.retry?.maxRetries;
   if (retries !== undefined && (!Number.isInteger(retries) || retries < 0)) {
     throw new InvalidInputError(`retry.maxRetries must be a whole number ≥ 0, got ${retries}.`);
   }
   const maxDelay = options.retry?.maxDelayMs;
   if (maxDelay !== undefined && !(maxDelay >= 0)) throw new InvalidInputError(`retry.maxDelayMs must be ≥ 0, got ${maxDelay}.`);
+}
+
+/**
+ * Checks a small option group: an object of known keys whose values have the given types. A typo
+ * (`maxRetry`) or a wrong type (`auto: "no"`) would otherwise be ignored and the default silently used.
+ */
+function checkSwitches(group: unknown, name: string, keys: Record<string, "number" | "boolean">): void {
+  if (group === undefined) return;
+  if (typeof group !== "object" || group === null || Array.isArray(group)) throw new InvalidInputError(`${name} must be an object, got ${JSON.stringify(group)}.`);
+  for (const [key, value] of Object.entries(group)) {
+    const type = keys[key];
+    if (type === undefined) throw new InvalidInputError(`${name}.${key} is not an option; known: ${Object.keys(keys).join(", ")}.`);
+    if (value !== undefined && typeof value !== type) throw new InvalidInputError(`${name}.${key} must be a ${type}, got ${JSON.stringify(value)}.`);
+  }
 }
 
 function parseLimits(limits: unknown, what: string): void {
