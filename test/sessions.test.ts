@@ -71,6 +71,7 @@ describe("sessions", () => {
     expect(assistant.role === "assistant" && assistant.parentID).toBe(copied[0]!.info.id);
     expect(toModelMessages(copied)).toEqual(toModelMessages(history.slice(0, 2)));
     expect(fork.usage.tokens).toEqual(history[1]!.info.role === "assistant" ? history[1]!.info.tokens : undefined);
+    expect(fork.usage.steps).toBe(2); // the tool call's step and the answer's
     // The fork takes prompts of its own; the source is unchanged.
     const { info } = await agent.prompt(fork.id, "from the fork");
     expect(info.finish).toBe("stop");

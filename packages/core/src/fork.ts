@@ -35,7 +35,9 @@ export function forkHistory(
     copy.sessionID = session.id;
     if (copy.role === "assistant") {
       copy.parentID = newIds.get(copy.parentID) ?? copy.parentID;
-      session.usage = { tokens: addTokens(session.usage.tokens, copy.tokens), cost: session.usage.cost + copy.cost };
+      // Steps too, as the source counted them: a `maxSteps` limit of the fork counts from the same place as `maxTokens`.
+      const steps = parts.filter((p) => p.type === "step-finish").length;
+      session.usage = { tokens: addTokens(session.usage.tokens, copy.tokens), cost: session.usage.cost + copy.cost, steps: (session.usage.steps ?? 0) + steps };
     }
     messages.push({
       info: copy,
