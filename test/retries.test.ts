@@ -127,6 +127,15 @@ describe("retries", () => {
     expect(result.info.error).toMatchObject({ data: { statusCode: 429 } });
   });
 
+  it("bounds only the provider's retry-after by maxDelayMs, not its own backoff", async () => {
+    const model = mockModel([...Array.from({ length: 4 }, () => ({ throwOnStart: httpError(500) })), { text: "Back." }]);
+    const agent = createAgent({ model, tools: [], snapshots: false, retry: { maxDelayMs: 5_000 } });
+    const session = await agent.sessions.create();
+    const { result } = await settle(agent.prompt(session.id, "go"));
+    expect(model.calls).toHaveLength(5); // waits of 2, 4, 8 and 16 s, though 8 and 16 exceed maxDelayMs
+    expect(result.info.error).toBeUndefined();
+  });
+
   it("stops waiting at once when the run is aborted during the wait", async () => {
     const model = mockModel([{ throwOnStart: httpError(429, { "retry-after": "20" }) }, { text: "never" }]);
     const agent = createAgent({ model, tools: [], snapshots: false });

@@ -20,10 +20,18 @@ const HTTP_DATE = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b.*
  * `APICallError`, a plain record or a fetch `Headers`).
  */
 export function retryDelay(attempt: number, error: unknown, now: number = Date.now()): number {
-  const fromProvider = headerDelay(error, now) ?? bodyDelay(error);
+  const fromProvider = providerRetryDelay(error, now);
   if (fromProvider !== undefined) return fromProvider;
   const step = Number.isFinite(attempt) ? Math.max(0, Math.floor(attempt) - 1) : 0;
   return Math.min(RETRY_MAX_BACKOFF_MS, RETRY_BASE_DELAY_MS * 2 ** step);
+}
+
+/**
+ * The wait the provider itself asks for (`retry-after-ms`, `retry-after`, Google's `RetryInfo`), in
+ * whole milliseconds; undefined when it asks for none and {@link retryDelay} would back off.
+ */
+export function providerRetryDelay(error: unknown, now: number = Date.now()): number | undefined {
+  return headerDelay(error, now) ?? bodyDelay(error);
 }
 
 /** The wait the first cause with a usable retry header asks for, in whole milliseconds. */

@@ -4,7 +4,7 @@ import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "./hooks.js";
 import { toMessageError } from "./message-error.js";
 import { isContextOverflow, retryReason } from "./provider-errors.js";
-import { retryDelay } from "./retry-delay.js";
+import { providerRetryDelay, retryDelay } from "./retry-delay.js";
 import type { AgentRuntime } from "./runtime.js";
 import { sleep } from "./sleep.js";
 import { processStepStream, type StepStream } from "./stream-processor.js";
@@ -56,8 +56,11 @@ export async function streamStepWithRetries(
     if (error === undefined || request.signal.aborted || attempt > maxRetries || isContextOverflow(error)) return streamed;
     const reason = retryReason(error);
     if (reason === undefined) return streamed;
+    // Only a wait the provider asks for is bounded: a longer one means a spent quota, not a passing
+    // limit. Our own backoff (at most 30 s) always runs its course, as `maxRetries` allows.
+    const asked = providerRetryDelay(error);
+    if (asked !== undefined && asked > maxDelay) return streamed;
     const delay = retryDelay(attempt, error);
-    if (delay > maxDelay) return streamed;
 
     recorder.remove(recorder.parts.slice(start));
     if (streamed.usage) onDiscardedUsage(tokensFromUsage(streamed.usage));
