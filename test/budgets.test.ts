@@ -130,4 +130,19 @@ describe("budgets", () => {
     const session = await agent.sessions.create();
     expect(() => agent.prompt(session.id, "x", { limits: { maxSteps: 1.5 } })).toThrow(InvalidInputError);
   });
+
+  it("rejects a misspelt price at any depth, so a cost is never silently billed at a default", () => {
+    const model = mockModel([]);
+    const price = { input: 3, output: 15 };
+    for (const bad of [
+      { models: { m: { price: { ...price, cache: { reads: 0.3 } } } } },
+      { models: { m: { price: { ...price, above200k: { ...price, ouput: 22.5 } } } } },
+      { models: { m: { price: { ...price, above200K: price } } } },
+      { prices: { m: { ...price, cache: { read: 0.3, writes: 3.75 } } } },
+    ]) {
+      expect(() => createAgent({ model, snapshots: false, ...(bad as object) }), JSON.stringify(bad)).toThrow(InvalidInputError);
+    }
+    const good = { ...price, cache: { read: 0.3, write: 3.75 }, above200k: { input: 6, output: 22.5 } };
+    expect(() => createAgent({ model, snapshots: false, models: { m: { price: good } }, prices: { n: good } })).not.toThrow();
+  });
 });

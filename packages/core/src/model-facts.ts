@@ -3,11 +3,11 @@
 import { z } from "zod";
 
 /** Prices of one tier, in US dollars per million tokens. */
-export const ModelPriceTier = z.object({
+export const ModelPriceTier = z.strictObject({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
   /** Cache reads and writes; each defaults to the input price. */
-  cache: z.object({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional() }).optional(),
+  cache: z.strictObject({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional() }).optional(),
 });
 /** Prices of one tier, in US dollars per million tokens. */
 export type ModelPriceTier = z.infer<typeof ModelPriceTier>;

@@ -153,6 +153,15 @@ describe("retryReason: stream error chunks and bodies without a status", () => {
   it("retries plain strings that say to try again", () => {
     expect(retryReason("Too many requests")).toBe("Rate limited");
     expect(retryReason("Service temporarily unavailable, try again")).toBe("Provider unavailable");
+    expect(retryReason("The model is currently unavailable")).toBe("Provider unavailable");
+  });
+
+  it("does not retry status-less errors that only say to try again, or speak of credentials", () => {
+    expect(retryReason("Invalid API key, please check it and try again")).toBeUndefined();
+    expect(retryReason({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } })).toBeUndefined();
+    expect(retryReason("Your request was malformed; please try again")).toBeUndefined();
+    expect(retryReason("This feature is temporarily disabled for your organisation")).toBeUndefined();
+    expect(retryReason({ error: { message: "Permission denied: the service is unavailable to you", status: "PERMISSION_DENIED" } })).toBeUndefined();
   });
 
   it("falls back to APICallError.isRetryable when it has no status", () => {

@@ -51,8 +51,13 @@ const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 429]);
 const SPENT_QUOTA = /insufficient_quota|credit balance is too low|insufficient[ _](credits?|balance|funds)/i;
 const OVERLOADED = /overloaded/i;
 const RATE_LIMITED = /rate[ _-]?limit|too many requests|resource[ _-]?exhausted|\bexhausted\b|throttl/i;
-/** Weaker words of a passing failure, trusted only when the error carries no status (stream error chunks). */
-const UNAVAILABLE = /\bunavailable\b|try again|temporarily/i;
+/**
+ * A service that is down for now, trusted only when the error carries no status (stream error
+ * chunks). "Try again" alone is not enough: an invalid key's message says it too.
+ */
+const UNAVAILABLE = /\b(service|server|model|provider|backend|upstream|engine) (is )?(currently |temporarily )?unavailable\b|temporarily unavailable|"UNAVAILABLE"/i;
+/** A status-less error about credentials or access: no wait fixes it, whatever else it says. */
+const NOT_AUTHORISED = /invalid[ _-]?(api[ _-]?)?key|incorrect api key|unauthori[sz]ed|authentication|permission[ _]denied|forbidden/i;
 const SERVER_ERROR = /server[ _]error|internal[ _]error/i;
 
 /** Codes of network failures worth another attempt (Node's sockets and undici's fetch). */
@@ -172,6 +177,7 @@ export function retryReason(error: unknown): string | undefined {
 
   // No status: a stream error chunk, a network failure, or an error the SDK built itself.
   if (isNetworkFailure(error)) return "Connection lost";
+  if (NOT_AUTHORISED.test(text)) return undefined;
   if (OVERLOADED.test(text)) return "Provider overloaded";
   if (RATE_LIMITED.test(text)) return "Rate limited";
   if (SERVER_ERROR.test(text)) return "Server error";
