@@ -1,8 +1,11 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { APICallError } from "ai";
 import { z } from "zod";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAgent, InvalidInputError, REPLAY_NOTE, SUMMARY_PROMPT, type AgentEvent } from "@lathe/core";
+import { BudgetExceededError, createAgent, InvalidInputError, REPLAY_NOTE, SUMMARY_PROMPT, type AgentEvent } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { COMPACTED_TOOL_RESULT, totalTokens } from "@lathe/message";
 import { defineTool } from "@lathe/tools";
@@ -293,5 +296,59 @@ describe("compaction", () => {
     expect(text.indexOf("Tell me about pears")).toBeLessThan(text.indexOf("And plums?"));
     const fresh = await agent.sessions.create();
     await expect(agent.sessions.compact(fresh.id)).rejects.toThrow(InvalidInputError);
+  });
+
+  it("refuses an on-demand compaction once a budget is reached, and writes nothing", async () => {
+    const model = mockModel([{ text: "First answer." }, { text: "Second answer." }]);
+    const agent = createAgent({ model, tools: [], snapshots: false, limits: { maxSteps: 5 } });
+    const session = await agent.sessions.create({ limits: { maxSteps: 2 } });
+    await agent.prompt(session.id, "one");
+    await agent.prompt(session.id, "two");
+    const before = await agent.sessions.messages(session.id);
+    const refused = await agent.sessions.compact(session.id).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(BudgetExceededError);
+    expect((refused as BudgetExceededError).hit).toMatchObject({ limit: "maxSteps", scope: "session", max: 2, used: 2 });
+    expect(await agent.sessions.messages(session.id)).toEqual(before);
+    expect(model.calls).toHaveLength(2);
+    expect(agent.isBusy(session.id)).toBe(false);
+    await agent.close();
+  });
+
+  it("counts the summary's request toward the session's budget", async () => {
+    const model = mockModel([
+      { text: "First answer." },
+      (call) => (isSummaryRequest(call) ? { text: "## Goal\nSay things." } : { text: "unexpected" }),
+      { text: "never sent" },
+    ]);
+    const agent = createAgent({ model, tools: [], snapshots: false });
+    const session = await agent.sessions.create({ limits: { maxSteps: 2 } });
+    await agent.prompt(session.id, "one");
+    await agent.sessions.compact(session.id);
+    expect((await agent.sessions.get(session.id))?.usage.steps).toBe(2);
+    await expect(agent.sessions.compact(session.id)).rejects.toThrow(InvalidInputError);
+    const next = await agent.prompt(session.id, "two");
+    expect(next.info.finish).toBe("budget");
+    expect(model.calls).toHaveLength(2);
+    await agent.close();
+  });
+
+  it("leaves a pending revert pending when there is nothing to compact after it", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "lathe-compact-ws-"));
+    const dataDir = mkdtempSync(join(tmpdir(), "lathe-compact-data-"));
+    try {
+      const model = mockModel([{ text: "First answer." }]);
+      const agent = createAgent({ model, tools: [], cwd, dataDir });
+      const session = await agent.sessions.create();
+      await agent.prompt(session.id, "one");
+      const [user] = (await agent.sessions.messages(session.id)).filter((m) => m.info.role === "user");
+      await agent.sessions.revert(session.id, { messageID: user!.info.id });
+      await expect(agent.sessions.compact(session.id)).rejects.toThrow(InvalidInputError);
+      expect((await agent.sessions.get(session.id))?.revert?.messageID).toBe(user!.info.id);
+      expect(await agent.sessions.messages(session.id)).toHaveLength(2);
+      await agent.close();
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@ import { builtinTools, type Tool } from "@lathe/tools";
 import { rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "./errors.js";
+import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError, type BudgetExceededError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
 import { forkHistory } from "./fork.js";
 import { modelRef } from "./model-info.js";
@@ -75,10 +75,14 @@ export interface SessionsApi {
    * Summarises the session now, as an overflow would: the `compaction` agent writes a summary, the
    * most recent turns stay verbatim, and from then on the model sees the summary instead of the
    * older history (storage keeps it all). Resolves with the summary message — `info.error` says
-   * when it failed, and then nothing changed. Emits `session.compacted`.
+   * when it failed, and then nothing changed. Emits `session.compacted`. Like a prompt, it makes a
+   * pending revert final and ends a turn left waiting for approval as interrupted; the summary's
+   * request counts toward the session's budgets.
    *
    * @throws {@link SessionBusyError} when the session runs a prompt; `InvalidInputError` when there
-   * is nothing to compact (no answer since the start or the last summary).
+   * is nothing to compact (no answer since the start or the last summary);
+   * {@link BudgetExceededError} when a limit of the session or the agent is already reached. In
+   * these cases nothing is written.
    */
   compact(sessionID: string, options?: { signal?: AbortSignal }): Promise<RunResult>;
 }

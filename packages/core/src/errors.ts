@@ -1,3 +1,5 @@
+import { budgetMessage, type BudgetHit } from "./budget.js";
+
 /** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
 export class SessionBusyError extends Error {
   override readonly name = "SessionBusyError";
@@ -17,6 +19,17 @@ export class SessionNotFoundError extends Error {
 /** Thrown for options or input that cannot work, before anything runs. */
 export class InvalidInputError extends Error {
   override readonly name = "InvalidInputError";
+}
+
+/**
+ * Thrown by {@link Agent.sessions}' `compact` when a budget of the session (its own limits or the
+ * agent's) is already reached: a summary would spend more, so nothing runs and nothing is written.
+ */
+export class BudgetExceededError extends Error {
+  override readonly name = "BudgetExceededError";
+  constructor(readonly hit: BudgetHit) {
+    super(budgetMessage(hit).replace("the turn stopped", "nothing more runs in this session"));
+  }
 }
 
 /** Thrown by agent methods after {@link Agent.close}. */

@@ -18,7 +18,7 @@ export type {
   PromptOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError } from "./errors.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError } from "./errors.js";
 export type { PermissionRules } from "./agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./usage.js";

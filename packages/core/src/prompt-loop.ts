@@ -11,6 +11,7 @@ import {
   tailBudget,
   toModelMessages,
   type AssistantMessage,
+  type Limits,
   type MessageWithParts,
   type ModelRef,
   type Part,
@@ -24,7 +25,7 @@ import { runHooks, type ChatParams } from "./hooks.js";
 import { expandReferences } from "./references.js";
 import { afterRevert, droppedByRevert } from "./file-history.js";
 import { erroredState, stateAccessor } from "./tool-state.js";
-import { InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
+import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
 import { needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
@@ -78,6 +79,8 @@ export async function runTurn(
     if (!session) throw new SessionNotFoundError(sessionID);
     let history = await rt.storage.listMessages(sessionID);
     if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
+    // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
+    if (request.kind === "compact") assertCompactable(rt, session, history);
     if (session.revert) history = await commitRevert(rt, session, history);
     const repaired = repairInterrupted(history);
     if (repaired) {
@@ -108,16 +111,33 @@ export async function runTurn(
  */
 async function compactOnDemand(rt: AgentRuntime, writer: SessionWriter, session: Session, history: MessageWithParts[], signal: AbortSignal): Promise<RunResult> {
   const view = modelView(history);
+  const { ref } = rt.modelFor(DEFAULT_AGENT);
+  const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
+  const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
+  const budget = sessionBudget(rt, session);
+  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail });
+  return summary;
+}
+
+/**
+ * Refuses an on-demand compaction that would do nothing (no answer since the start or the last
+ * summary, counting a pending revert) or spend past a budget already reached.
+ */
+function assertCompactable(rt: AgentRuntime, session: Session, history: MessageWithParts[]): void {
+  const view = modelView(session.revert ? afterRevert(history, session.revert) : history);
   const summaryAt = view.findIndex((m) => m.info.role === "assistant" && m.info.summary === true);
   const newer = view.slice(summaryAt + 1).filter((m) => summaryAt < 0 || m.info.id > view[summaryAt]!.info.id);
   if (!newer.some((m) => m.info.role === "assistant")) {
     throw new InvalidInputError(`Session ${session.id} has nothing to compact: no answer since its start or its last summary.`);
   }
-  const { ref } = rt.modelFor(DEFAULT_AGENT);
-  const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
-  const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
-  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal }, view, { auto: false, tail });
-  return summary;
+  const hit = sessionBudget(rt, session).reached();
+  if (hit) throw new BudgetExceededError(hit);
+}
+
+/** The budgets a session's work runs under: a prompt's own limits, the session's over the agent's, and a running parent turn's. */
+function sessionBudget(rt: AgentRuntime, session: Session, prompt?: Limits): BudgetTracker {
+  const parentID = rt.parentOf(session.id);
+  return new BudgetTracker(session.id, { prompt, session, agent: rt.options.limits }, parentID === undefined ? undefined : rt.budgets.get(parentID));
 }
 
 /** The first prompt after a revert drops the reverted messages for good. */
@@ -249,12 +269,7 @@ async function drive(
   const maxSteps = options.maxSteps ?? definition.steps ?? rt.options.maxSteps;
   const offered = rt.toolsFor(agentName);
   const toolSet = aiToolSet(offered);
-  const parentID = rt.parentOf(session.id);
-  const budget = new BudgetTracker(
-    session.id,
-    { prompt: options.limits, session, agent: rt.options.limits },
-    parentID === undefined ? undefined : rt.budgets.get(parentID),
-  );
+  const budget = sessionBudget(rt, session, options.limits);
   rt.budgets.set(session.id, budget);
   const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
   const contextWindow = rt.facts(ref).contextWindow;
