@@ -95,9 +95,9 @@ function withoutKeys(limits: Limits, over: Limits | undefined): Limits {
   return out;
 }
 
-/** The message a budget stop records. */
-export function budgetMessage(hit: BudgetHit): string {
+/** The message a budget stop records; `outcome` says what the hit stopped. */
+export function budgetMessage(hit: BudgetHit, outcome = "the turn stopped"): string {
   const figure =
     hit.limit === "maxCostUsd" ? `$${hit.used.toFixed(4)} of $${hit.max}` : hit.limit === "maxTokens" ? `${hit.used} of ${hit.max} tokens` : `${hit.used} of ${hit.max} steps`;
-  return `The ${hit.scope} budget was reached (${hit.limit}: ${figure}); the turn stopped.`;
+  return `The ${hit.scope} budget was reached (${hit.limit}: ${figure}); ${outcome}.`;
 }

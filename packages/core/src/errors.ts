@@ -28,7 +28,7 @@ export class InvalidInputError extends Error {
 export class BudgetExceededError extends Error {
   override readonly name = "BudgetExceededError";
   constructor(readonly hit: BudgetHit) {
-    super(budgetMessage(hit).replace("the turn stopped", "nothing more runs in this session"));
+    super(budgetMessage(hit, "nothing more runs in this session"));
   }
 }
 

@@ -79,23 +79,14 @@ export async function runTurn(
     if (!session) throw new SessionNotFoundError(sessionID);
     let history = await rt.storage.listMessages(sessionID);
     if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
-    // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
-    if (request.kind === "compact") assertCompactable(rt, session, history);
-    if (session.revert) history = await commitRevert(rt, session, history);
-    const repaired = repairInterrupted(history);
-    if (repaired) {
-      await rt.storage.write(repaired);
-      // Requests of turns just finished as interrupted can never be answered usefully: drop them.
-      const dead = new Set((repaired.messages ?? []).map((m) => m.id));
-      if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
-        const updated = await rt.updater.update(sessionID, (current) => {
-          if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
-        });
-        if (updated) session.permission = updated.permission;
-      }
+    if (request.kind === "compact") {
+      // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
+      const budget = sessionBudget(rt, session);
+      assertCompactable(session, history, budget);
+      history = await settleHistory(rt, session, history);
+      return await compactOnDemand(rt, writer, session, history, budget, signal);
     }
-    rt.permissions.restore(session);
-    if (request.kind === "compact") return await compactOnDemand(rt, writer, session, history, signal);
+    history = await settleHistory(rt, session, history);
     return await answer(rt, writer, session, history, request.input, request.options, signal);
   } finally {
     clearInterval(renew);
@@ -106,15 +97,43 @@ export async function runTurn(
 }
 
 /**
+ * What a new turn starts from: a pending revert made final, turns a previous process left unfinished
+ * ended as interrupted (their waiting approvals dropped), and the session's approvals restored.
+ */
+async function settleHistory(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
+  if (session.revert) history = await commitRevert(rt, session, history);
+  const repaired = repairInterrupted(history);
+  if (repaired) {
+    await rt.storage.write(repaired);
+    // Requests of turns just finished as interrupted can never be answered usefully: drop them.
+    const dead = new Set((repaired.messages ?? []).map((m) => m.id));
+    if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
+      const updated = await rt.updater.update(session.id, (current) => {
+        if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
+      });
+      if (updated) session.permission = updated.permission;
+    }
+  }
+  rt.permissions.restore(session);
+  return history;
+}
+
+/**
  * Summarises a session on request (`agent.sessions.compact`): the whole view but its most recent
  * turns, which stay verbatim. Old tool outputs are not pruned first: the summary should see them.
  */
-async function compactOnDemand(rt: AgentRuntime, writer: SessionWriter, session: Session, history: MessageWithParts[], signal: AbortSignal): Promise<RunResult> {
+async function compactOnDemand(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  history: MessageWithParts[],
+  budget: BudgetTracker,
+  signal: AbortSignal,
+): Promise<RunResult> {
   const view = modelView(history);
   const { ref } = rt.modelFor(DEFAULT_AGENT);
   const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
   const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
-  const budget = sessionBudget(rt, session);
   const { summary } = await summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail });
   return summary;
 }
@@ -123,14 +142,14 @@ async function compactOnDemand(rt: AgentRuntime, writer: SessionWriter, session:
  * Refuses an on-demand compaction that would do nothing (no answer since the start or the last
  * summary, counting a pending revert) or spend past a budget already reached.
  */
-function assertCompactable(rt: AgentRuntime, session: Session, history: MessageWithParts[]): void {
+function assertCompactable(session: Session, history: MessageWithParts[], budget: BudgetTracker): void {
   const view = modelView(session.revert ? afterRevert(history, session.revert) : history);
   const summaryAt = view.findIndex((m) => m.info.role === "assistant" && m.info.summary === true);
   const newer = view.slice(summaryAt + 1).filter((m) => summaryAt < 0 || m.info.id > view[summaryAt]!.info.id);
   if (!newer.some((m) => m.info.role === "assistant")) {
     throw new InvalidInputError(`Session ${session.id} has nothing to compact: no answer since its start or its last summary.`);
   }
-  const hit = sessionBudget(rt, session).reached();
+  const hit = budget.reached();
   if (hit) throw new BudgetExceededError(hit);
 }
 
