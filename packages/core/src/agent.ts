@@ -7,23 +7,23 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError, type BudgetExceededError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
-import { forkHistory } from "./fork.js";
-import { modelRef } from "./model-info.js";
+import { forkHistory } from "./session/fork.js";
+import { modelRef } from "./context/model-info.js";
 import type { AgentOptions, PromptInput, PromptOptions } from "./options.js";
 import { Limits } from "@lathe/message";
-import { ModelFacts, ModelPrice, resolveModelFacts } from "./model-facts.js";
-import { defaultTitle, SessionTitles } from "./session-title.js";
+import { ModelFacts, ModelPrice, resolveModelFacts } from "./context/model-facts.js";
+import { defaultTitle, SessionTitles } from "./session/session-title.js";
 import { disabled, evaluate, type PermissionRequest, type Reply } from "@lathe/permission";
-import { AgentRegistry, type AgentDefinition } from "./agents.js";
-import { afterRevert, earliestTrees, patchesAfter, StepSnapshots } from "./file-history.js";
+import { AgentRegistry, type AgentDefinition } from "./agents/registry.js";
+import { afterRevert, earliestTrees, patchesAfter, StepSnapshots } from "./session/file-history.js";
 import { Snapshots, type SnapshotFileDiff } from "./snapshot/index.js";
-import { createTaskTool, type SubagentRunner } from "./task-tool.js";
-import { AgentPermissions } from "./agent-permissions.js";
-import { runTurn, sessionDataDir, type TurnRequest } from "./prompt-loop.js";
-import { SessionUpdater } from "./session-updater.js";
-import type { SessionWriter } from "./session-writer.js";
-import { Run, type RunResult } from "./run.js";
-import type { AgentRuntime } from "./runtime.js";
+import { createTaskTool, type SubagentRunner } from "./agents/task-tool.js";
+import { AgentPermissions } from "./agents/agent-permissions.js";
+import { runTurn, sessionDataDir, type TurnRequest } from "./loop/prompt-loop.js";
+import { SessionUpdater } from "./session/session-updater.js";
+import type { SessionWriter } from "./session/session-writer.js";
+import { Run, type RunResult } from "./loop/run.js";
+import type { AgentRuntime } from "./loop/runtime.js";
 
 /** Fields a host may set when creating a session. */
 export interface CreateSessionInput {

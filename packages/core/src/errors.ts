@@ -1,4 +1,4 @@
-import { budgetMessage, type BudgetHit } from "./budget.js";
+import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
 /** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
 export class SessionBusyError extends Error {

@@ -1,5 +1,5 @@
 import type { Message, MessageError, Part, Session, StoredPermissionRequest, Todo } from "@lathe/message";
-import type { BudgetHit } from "./budget.js";
+import type { BudgetHit } from "./context/budget.js";
 
 /** What a session is doing. */
 export type SessionStatus =

@@ -2,10 +2,10 @@ import type { LanguageModel } from "ai";
 import type { Limits, StoredPermissionRequest } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
-import type { PermissionRules } from "./agent-permissions.js";
-import type { AgentConfig } from "./agents.js";
-import type { Hooks } from "./hooks.js";
-import type { ModelFacts, ModelPrice } from "./model-facts.js";
+import type { PermissionRules } from "./agents/agent-permissions.js";
+import type { AgentConfig } from "./agents/registry.js";
+import type { Hooks } from "./agents/hooks.js";
+import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
 
 /** How failed model requests are retried. */
 export interface RetryOptions {

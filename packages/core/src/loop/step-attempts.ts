@@ -1,15 +1,15 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import type { TokenUsage } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
-import type { ChatParams } from "./hooks.js";
+import type { ChatParams } from "../agents/hooks.js";
 import { toMessageError } from "./message-error.js";
-import { isContextOverflow, retryReason } from "./provider-errors.js";
-import { providerRetryDelay, retryDelay } from "./retry-delay.js";
+import { isContextOverflow, retryReason } from "../context/provider-errors.js";
+import { providerRetryDelay, retryDelay } from "../context/retry-delay.js";
 import type { AgentRuntime } from "./runtime.js";
-import { sleep } from "./sleep.js";
+import { sleep } from "../context/sleep.js";
 import { processStepStream, type StepStream } from "./stream-processor.js";
 import type { TurnRecorder } from "./turn-recorder.js";
-import { tokensFromUsage } from "./usage.js";
+import { tokensFromUsage } from "../context/usage.js";
 
 /** Default of {@link RetryOptions.maxRetries}. */
 export const DEFAULT_MAX_RETRIES = 4;

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Part } from "@lathe/message";
 import { listTool, readTool, type ToolContext } from "@lathe/tools";
-import type { AgentRegistry } from "./agents.js";
+import type { AgentRegistry } from "./registry.js";
 
 type NewPart = Part extends infer P ? (P extends Part ? Omit<P, "id" | "sessionID" | "messageID"> : never) : never;
 

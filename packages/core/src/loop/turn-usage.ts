@@ -1,10 +1,10 @@
 import { addTokens, totalTokens, type ModelRef, type TokenUsage } from "@lathe/message";
-import type { BudgetTracker } from "./budget.js";
+import type { BudgetTracker } from "../context/budget.js";
 import type { AgentRuntime } from "./runtime.js";
-import type { SessionWriter } from "./session-writer.js";
+import type { SessionWriter } from "../session/session-writer.js";
 import type { StepStream } from "./stream-processor.js";
 import type { TurnRecorder } from "./turn-recorder.js";
-import { costOf, tokensFromUsage } from "./usage.js";
+import { costOf, tokensFromUsage } from "../context/usage.js";
 
 /**
  * Records what a finished step used: a `step-finish` part with its tokens and cost, added to the

@@ -2,17 +2,17 @@ import type { LanguageModel } from "ai";
 import type { ModelRef } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
-import type { AgentEvent } from "./events.js";
-import type { AgentOptions } from "./options.js";
-import type { BudgetTracker } from "./budget.js";
-import type { ModelFacts } from "./model-facts.js";
-import type { SessionTitles } from "./session-title.js";
-import type { AgentPermissions } from "./agent-permissions.js";
-import type { AgentRegistry } from "./agents.js";
-import type { Hooks } from "./hooks.js";
-import type { SessionUpdater } from "./session-updater.js";
-import type { SessionWriter } from "./session-writer.js";
-import type { StepSnapshots } from "./file-history.js";
+import type { AgentEvent } from "../events.js";
+import type { AgentOptions } from "../options.js";
+import type { BudgetTracker } from "../context/budget.js";
+import type { ModelFacts } from "../context/model-facts.js";
+import type { SessionTitles } from "../session/session-title.js";
+import type { AgentPermissions } from "../agents/agent-permissions.js";
+import type { AgentRegistry } from "../agents/registry.js";
+import type { Hooks } from "../agents/hooks.js";
+import type { SessionUpdater } from "../session/session-updater.js";
+import type { SessionWriter } from "../session/session-writer.js";
+import type { StepSnapshots } from "../session/file-history.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {

@@ -12,9 +12,9 @@ import {
 } from "@lathe/permission";
 import type { Session } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { AgentEvent } from "./events.js";
-import type { ApproveFn } from "./options.js";
-import type { SessionUpdater } from "./session-updater.js";
+import type { AgentEvent } from "../events.js";
+import type { ApproveFn } from "../options.js";
+import type { SessionUpdater } from "../session/session-updater.js";
 
 /** What a tool call asks, as the loop hands it over. */
 export interface GateAskInput {

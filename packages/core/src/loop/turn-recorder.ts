@@ -1,6 +1,6 @@
 import { createId, type AssistantMessage, type Part } from "@lathe/message";
-import type { AgentEvent } from "./events.js";
-import type { SessionWriter } from "./session-writer.js";
+import type { AgentEvent } from "../events.js";
+import type { SessionWriter } from "../session/session-writer.js";
 
 type NewPart<P extends Part> = P extends Part ? Omit<P, "id" | "sessionID" | "messageID"> : never;
 

@@ -1,10 +1,10 @@
 import type { ToolPart } from "@lathe/message";
 import { truncateOutput, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
-import { isDoomLoop } from "./doom-loop.js";
-import type { AgentEvent } from "./events.js";
+import { isDoomLoop } from "../agents/doom-loop.js";
+import type { AgentEvent } from "../events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
-import type { PermissionGate } from "./agent-permissions.js";
-import { HookError, runHooks, type Hooks } from "./hooks.js";
+import type { PermissionGate } from "../agents/agent-permissions.js";
+import { HookError, runHooks, type Hooks } from "../agents/hooks.js";
 import { erroredState, stateAccessor } from "./tool-state.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 

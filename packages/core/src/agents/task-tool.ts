@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "@lathe/tools";
-import type { AgentDefinition } from "./agents.js";
-import type { RunResult } from "./run.js";
+import type { AgentDefinition } from "./registry.js";
+import type { RunResult } from "../loop/run.js";
 
 /** What the task tool needs from the agent: start or continue a child session's turn. */
 export interface SubagentRunner {

@@ -1,5 +1,5 @@
 import type { MessageWithParts, PatchPart, Session } from "@lathe/message";
-import type { Snapshots } from "./snapshot/index.js";
+import type { Snapshots } from "../snapshot/index.js";
 
 /**
  * Snapshots around each step, for the loop: the tree at the step's start, and at its end the files

@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
 import type { PermissionRules } from "./agent-permissions.js";
-import { InvalidInputError } from "./errors.js";
+import { InvalidInputError } from "../errors.js";
 
 /** Where an agent may be used: as the agent of a prompt, as a subagent of the task tool, or both. */
 export type AgentMode = "primary" | "subagent" | "all";

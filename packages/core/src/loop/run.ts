@@ -1,5 +1,5 @@
 import type { AssistantMessage, Part } from "@lathe/message";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent } from "../events.js";
 
 /** What a run resolves to: the final assistant message with its parts. */
 export interface RunResult {

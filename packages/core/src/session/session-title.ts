@@ -1,7 +1,7 @@
 import { generateText } from "ai";
 import { addTokens } from "@lathe/message";
-import type { AgentRuntime } from "./runtime.js";
-import { costOf, tokensFromUsage } from "./usage.js";
+import type { AgentRuntime } from "../loop/runtime.js";
+import { costOf, tokensFromUsage } from "../context/usage.js";
 
 /** The name of the hidden agent that writes titles. */
 export const TITLE_AGENT = "title";

@@ -1,6 +1,6 @@
 import type { Session } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent } from "../events.js";
 
 /**
  * Read-modify-write of session records, one at a time per session: usage totals, permission state
