@@ -27,7 +27,7 @@ export { usableContext, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflo
 export { isContextOverflow, retryReason } from "./context/provider-errors.js";
 export { retryDelay } from "./context/retry-delay.js";
 export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./loop/step-attempts.js";
-export { SUMMARY_PROMPT, REPLAY_NOTE } from "./context/compaction.js";
+export { SUMMARY_PROMPT, REPLAY_NOTE } from "./loop/compaction.js";
 export type { BudgetHit } from "./context/budget.js";
 export { DOOM_LOOP_THRESHOLD } from "./agents/doom-loop.js";
 export { MAX_STEPS_PROMPT } from "./agents/system-prompt.js";

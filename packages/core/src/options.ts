@@ -1,11 +1,14 @@
 import type { LanguageModel } from "ai";
-import type { Limits, StoredPermissionRequest } from "@lathe/message";
+import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agents/agent-permissions.js";
+import type { ApproveFn } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
 import type { Hooks } from "./agents/hooks.js";
 import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
+
+export type { ApproveFn, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
 /** How failed model requests are retried. */
 export interface RetryOptions {
@@ -31,23 +34,6 @@ export interface CompactionOptions {
   /** Clear old tool outputs before summarising, when that frees enough; default true. */
   prune?: boolean;
 }
-
-/** An approval request the agent puts to the host. */
-export type PermissionRequest = StoredPermissionRequest;
-
-/**
- * The host's answer to an approval request: allow this once; allow it and everything its `always`
- * patterns cover for the rest of the session; reject (the turn stops); or reject with feedback the
- * model sees as the tool's result (the turn goes on).
- */
-export type PermissionReply = "once" | "always" | "reject" | { reject: string };
-
-/**
- * Answers approval requests inline; `signal` fires when the run no longer needs the answer (aborted).
- * An async function, so that `async () => "once"` type-checks without a cast (a sync-or-async union
- * return type would widen the literal to `string`).
- */
-export type ApproveFn = (request: PermissionRequest, context: { signal: AbortSignal }) => Promise<PermissionReply>;
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {

@@ -13,7 +13,7 @@ import {
 import type { Session } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
-import type { ApproveFn } from "../options.js";
+import type { ApproveFn } from "./approval.js";
 import type { SessionUpdater } from "../session/session-updater.js";
 
 /** What a tool call asks, as the loop hands it over. */

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { defineTool, type Tool } from "@lathe/tools";
 import type { AgentDefinition } from "./registry.js";
-import type { RunResult } from "../loop/run.js";
+import type { AssistantMessage, Part } from "@lathe/message";
 
-/** What the task tool needs from the agent: start or continue a child session's turn. */
+/**
+ * What the task tool needs from the agent: start or continue a child session's turn. Its result is a
+ * run's result (a `RunResult`) with the child's session id, spelt out so agents/ need not import loop/.
+ */
 export interface SubagentRunner {
   /**
    * Runs `prompt` with `agent` in a child session of `parentSessionID` — a new one, or `taskID` to
@@ -18,7 +21,7 @@ export interface SubagentRunner {
     prompt: string;
     signal: AbortSignal;
     onStart?: (childSessionID: string) => void;
-  }): Promise<RunResult & { sessionID: string }>;
+  }): Promise<{ info: AssistantMessage; parts: Part[]; sessionID: string }>;
 }
 
 const TaskParameters = z.object({

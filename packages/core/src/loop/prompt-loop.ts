@@ -20,7 +20,7 @@ import {
 } from "@lathe/message";
 import type { Tool, ToolContext } from "@lathe/tools";
 import { BudgetTracker, budgetMessage, type BudgetHit } from "../context/budget.js";
-import { COMPACTION_AGENT, pruneToolOutputs, replayOf, summarise, type CompactionContext } from "../context/compaction.js";
+import { COMPACTION_AGENT, pruneToolOutputs, replayOf, summarise, type CompactionContext } from "./compaction.js";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
 import { expandReferences } from "../agents/references.js";
 import { afterRevert, droppedByRevert } from "../session/file-history.js";

@@ -1,7 +1,8 @@
-import { generateText } from "ai";
-import { addTokens } from "@lathe/message";
-import type { AgentRuntime } from "../loop/runtime.js";
+import { generateText, type LanguageModel } from "ai";
+import { addTokens, type ModelRef } from "@lathe/message";
+import type { ModelFacts } from "../context/model-facts.js";
 import { costOf, tokensFromUsage } from "../context/usage.js";
+import type { SessionUpdater } from "./session-updater.js";
 
 /** The name of the hidden agent that writes titles. */
 export const TITLE_AGENT = "title";
@@ -56,6 +57,18 @@ const TITLE_SYSTEM =
   "naming the task (files, features, errors) concretely. No quotes, no trailing period, no preamble. Answer with the title only.";
 
 /**
+ * What titling needs from the agent that owns it. The loop's `AgentRuntime` is one; it is spelt out
+ * here so that session/ imports neither loop/ nor agents/ (which sit above it).
+ */
+export interface TitleRuntime {
+  readonly options: { readonly headers?: Record<string, string> | undefined };
+  readonly agents: { get(name: string): { readonly model?: LanguageModel | undefined; readonly prompt?: string | undefined } };
+  modelFor(agent: string): { ref: ModelRef };
+  facts(ref: ModelRef): ModelFacts;
+  readonly updater: SessionUpdater;
+}
+
+/**
  * Gives sessions titles from their first prompt, in the background: at once the prompt's first line,
  * then — when the host gave the hidden `title` agent a model — the model's title. Never delays a
  * run; a title the host set meanwhile is never overwritten. `close()` aborts what is still running.
@@ -64,7 +77,7 @@ export class SessionTitles {
   private readonly running = new Set<Promise<void>>();
   private readonly controller = new AbortController();
 
-  constructor(private readonly rt: AgentRuntime) {}
+  constructor(private readonly rt: TitleRuntime) {}
 
   /** Starts titling a session whose title is still the default one. */
   start(sessionID: string, prompt: string): void {

@@ -14,16 +14,16 @@ import {
   type UserMessage,
 } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
-import type { BudgetTracker } from "./budget.js";
+import type { BudgetTracker } from "../context/budget.js";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
-import { finishError, toMessageError } from "../loop/message-error.js";
-import { isContextOverflow } from "./provider-errors.js";
-import { usableContext } from "./overflow.js";
-import type { AgentRuntime } from "../loop/runtime.js";
+import { finishError, toMessageError } from "./message-error.js";
+import { isContextOverflow } from "../context/provider-errors.js";
+import { usableContext } from "../context/overflow.js";
+import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
-import { optional, streamStepWithRetries } from "../loop/step-attempts.js";
-import { TurnRecorder } from "../loop/turn-recorder.js";
-import { closeMessage, recordDiscardedUsage, recordStepUsage } from "../loop/turn-usage.js";
+import { optional, streamStepWithRetries } from "./step-attempts.js";
+import { TurnRecorder } from "./turn-recorder.js";
+import { closeMessage, recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 
 /** The name of the hidden agent that writes summaries. */
 export const COMPACTION_AGENT = "compaction";
