@@ -1,6 +1,7 @@
 import path from "node:path";
 import { commitPlan, parsePatch, planPatch, type FileChange, type ParsedPatch } from "@lathe/patch";
 import { z } from "zod";
+import { afterWrite } from "../after-write.js";
 import { ToolInputError } from "../errors.js";
 import { recordCurrent, withFileLocks } from "../read-guard.js";
 import { defineTool, type Tool } from "../tool.js";
@@ -63,11 +64,12 @@ export function createApplyPatchTool(): Tool<typeof ApplyPatchParameters, ApplyP
       const additions = files.reduce((n, f) => n + f.additions, 0);
       const removals = files.reduce((n, f) => n + f.removals, 0);
       const lines = files.map((f) => `${f.status} ${f.path}${f.from ? ` (moved from ${f.from})` : ""}`);
-      return {
+      const written = planned.map((c) => ({ absolute: absolute(c.movePath ?? c.path), before: c.oldContent, after: c.newContent }));
+      return afterWrite(ctx, written, {
         title: `${files.length} file${files.length === 1 ? "" : "s"}`,
         output: `Success. Updated the following files:\n${lines.join("\n")}`,
         metadata: { files, diff, additions, removals },
-      };
+      }, { root });
     },
   });
 }
