@@ -1,7 +1,7 @@
 import { EventEmitter } from "eventemitter3";
 import { addTokens, createId, emptyTokens, subtractTokens, type Session } from "@lathe/message";
 import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
-import { builtinTools, type Tool } from "@lathe/tools";
+import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -136,6 +136,7 @@ export class Agent {
       if (tools.has(tool.name)) throw new InvalidInputError(`Two tools are named "${tool.name}".`);
       tools.set(tool.name, tool);
     }
+    if (options.lsp && !tools.has("diagnostics")) tools.set("diagnostics", createDiagnosticsTool());
     this.ownsStorage = options.storage === undefined;
     const storage = options.storage ?? new MemoryStorage();
     const emit = (event: AgentEvent) => this.emit(event);
@@ -321,7 +322,7 @@ export class Agent {
 
   /**
    * Aborts every running prompt, waits for them to finish, closes the `resources` it was given (MCP
-   * tool sources…), and closes the storage if the agent made it (a storage the host passed in stays
+   * tool sources…) and its language servers (`lsp`), and closes the storage if the agent made it (a storage the host passed in stays
    * open: the host owns it).
    */
   async close(): Promise<void> {
@@ -332,7 +333,7 @@ export class Agent {
     await Promise.allSettled(running.map(({ run }) => run.then(() => undefined)));
     await this.runtime.titles.close();
     this.emitter.removeAllListeners();
-    await Promise.allSettled((this.runtime.options.resources ?? []).map(async (resource) => resource.close()));
+    await Promise.allSettled([this.runtime.options.lsp, ...(this.runtime.options.resources ?? [])].map(async (resource) => resource?.close()));
     if (this.ownsStorage) await this.runtime.storage.close();
   }
 

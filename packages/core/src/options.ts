@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Limits, StoredPermissionRequest } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { Tool } from "@lathe/tools";
+import type { Diagnostics, Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agent-permissions.js";
 import type { AgentConfig } from "./agents.js";
 import type { Hooks } from "./hooks.js";
@@ -89,6 +89,12 @@ export interface AgentOptions {
    * `AGENTS.md`, `CLAUDE.md` and `CONTEXT.md` files found from the workspace up to its repository root.
    */
   instructionFiles?: string[];
+  /**
+   * Language servers and formatters (`createLsp()` of `@lathe/lsp`): the file-changing tools then
+   * format what they write and append the errors they introduced to their results, the read-only
+   * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
+   */
+  lsp?: Diagnostics;
   /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
   /**

@@ -284,6 +284,7 @@ async function drive(
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
     system: options.system,
+    diagnostics: rt.options.lsp?.prompt(),
   });
   const maxSteps = options.maxSteps ?? definition.steps ?? rt.options.maxSteps;
   const offered = rt.toolsFor(agentName);
@@ -306,6 +307,7 @@ async function drive(
       sessionState: rt.sessionState(session.id),
       hooks: rt.hooks,
       dataDir: sessionDataDir(rt, session.id),
+      diagnostics: rt.options.lsp,
       todos: {
         get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
         set: async (todos) => {
