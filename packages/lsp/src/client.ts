@@ -20,7 +20,7 @@ import {
 import { fromLsp, fromTsServer, type TsServerDiagnostic } from "./convert.js";
 import { killGroup, spawnGroup } from "./process-group.js";
 import { languageId, type ServerDefinition, type ServerLaunch } from "./servers.js";
-import { StderrTail } from "./stderr-tail.js";
+import { lastLines, StderrTail } from "./stderr-tail.js";
 import { boundedWait } from "./wait.js";
 
 /** How a server process ended. */
@@ -83,13 +83,17 @@ export class ServerClient {
     this.connection.listen();
   }
 
-  /** Spawns the server for `root` and initialises it; rejects if it exits first or takes longer than `timeoutMs`. */
-  static async start(server: ServerDefinition, root: string, launch: ServerLaunch, timeoutMs: number): Promise<ServerClient> {
+  /**
+   * Spawns the server for `root` and initialises it; rejects (the process killed) if it exits first,
+   * takes longer than `timeoutMs`, or `cancel` fires.
+   */
+  static async start(server: ServerDefinition, root: string, launch: ServerLaunch, timeoutMs: number, cancel: AbortSignal, onSpawn?: (pid: number | undefined) => void): Promise<ServerClient> {
     const child = spawnGroup(launch.invocation.command, launch.invocation.args, {
       cwd: root,
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, ...launch.env },
     });
+    onSpawn?.(child.pid);
     const client = new ServerClient(server, root, child);
     const rootUri = pathToFileURL(root).href;
     const initialize = client.connection.sendRequest(InitializeRequest.type, {
@@ -111,13 +115,17 @@ export class ServerClient {
       initialize.then((result) => ({ result })),
       client.exited.then((exit) => ({ exit })),
       new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), timeoutMs).unref()),
+      new Promise<{ error: string }>((resolve) => {
+        if (cancel.aborted) resolve({ error: "closed" });
+        cancel.addEventListener("abort", () => resolve({ error: "closed" }), { once: true });
+      }),
     ]).catch((error: unknown) => ({ error }));
     if (outcome === "timeout" || !("result" in outcome)) {
       await client.kill();
       const exit = await client.exited;
       const why =
         outcome === "timeout" ? `did not answer within ${timeoutMs} ms` : "exit" in outcome ? `exited (${outcome.exit.signal ?? `code ${outcome.exit.code}`})` : `failed: ${String((outcome as { error: unknown }).error)}`;
-      throw new ServerStartError(`${why}${exit.stderr ? `; its output ended with: ${exit.stderr}` : ""}`);
+      throw new ServerStartError(`${why}${exit.stderr ? `; its output ended with: ${lastLines(exit.stderr)}` : ""}`);
     }
     client.pullSupported = outcome.result.capabilities.diagnosticProvider !== undefined;
     await client.connection.sendNotification(InitializedNotification.type, {});

@@ -7,6 +7,7 @@ import { LspOptionsSchema, type LspOptions } from "./options.js";
 import { likelyDependents } from "./related-files.js";
 import { runFormatter } from "./run-formatter.js";
 import { serverDefinitions, type ServerDefinition } from "./servers.js";
+import { lastLines } from "./stderr-tail.js";
 import { withDeadline } from "./wait.js";
 
 /** One server for one root: its running client (or start in flight), and how it has fared. */
@@ -18,6 +19,8 @@ interface ServerSlot {
   off: boolean;
   /** Not before this time (epoch ms) is a crashed server started again. */
   restartAt: number;
+  /** The process of the current client, from its spawn on (also while it initialises). */
+  pid?: number | undefined;
 }
 
 /** What a tool sees of a server while it waits: ready, still starting, or unavailable. */
@@ -37,6 +40,8 @@ export class Lsp implements Diagnostics {
   private readonly servers: ServerDefinition[];
   private readonly slots = new Map<string, ServerSlot>();
   private readonly notes: string[] = [];
+  /** Fires on close: servers still starting are killed. */
+  private readonly closing = new AbortController();
   private closed = false;
 
   constructor(options: LspOptions = {}) {
@@ -54,9 +59,8 @@ export class Lsp implements Diagnostics {
   }
 
   /** Process ids of the servers running now (for hosts that watch resources, and tests). */
-  async pids(): Promise<number[]> {
-    const clients = await Promise.all([...this.slots.values()].map((s) => s.client?.catch(() => undefined)));
-    return clients.flatMap((c) => (c?.pid !== undefined && !c.isClosing ? [c.pid] : []));
+  pids(): number[] {
+    return [...this.slots.values()].flatMap((s) => (s.client && s.pid !== undefined ? [s.pid] : []));
   }
 
   prompt(): string | undefined {
@@ -124,6 +128,7 @@ export class Lsp implements Diagnostics {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     const slots = [...this.slots.values()];
     this.slots.clear();
     await Promise.allSettled(slots.map(async (slot) => (await slot.client?.catch(() => undefined))?.close()));
@@ -167,16 +172,18 @@ export class Lsp implements Diagnostics {
   }
 
   private start(slot: ServerSlot, launch: NonNullable<ReturnType<ServerDefinition["launch"]>>): Promise<ServerClient> {
-    const started = ServerClient.start(slot.server, slot.root, launch, this.options.startTimeoutMs ?? 45_000);
+    const started = ServerClient.start(slot.server, slot.root, launch, this.options.startTimeoutMs ?? 45_000, this.closing.signal, (pid) => (slot.pid = pid));
     started.then(
       (client) => {
         if (this.closed) return void client.close();
         void client.exited.then((exit) => {
           if (client.isClosing || this.closed) return;
-          this.failed(slot, `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})${exit.stderr ? `; its output ended with: ${tail(exit.stderr)}` : ""}`);
+          this.failed(slot, `exited unexpectedly (${exit.signal ?? `code ${exit.code}`})${exit.stderr ? `; its output ended with: ${lastLines(exit.stderr)}` : ""}`);
         });
       },
-      (error: unknown) => this.failed(slot, error instanceof ServerStartError ? error.message : String(error)),
+      (error: unknown) => {
+        if (!this.closed) this.failed(slot, error instanceof ServerStartError ? error.message : String(error));
+      },
     );
     return started;
   }
@@ -220,11 +227,6 @@ export class Lsp implements Diagnostics {
     }
     return client.waitForPublish(touched, since, this.options.settleMs ?? 150, deadline, signal);
   }
-}
-
-function tail(text: string): string {
-  const lines = text.trim().split("\n");
-  return lines.slice(-3).join(" | ").slice(-400);
 }
 
 /**

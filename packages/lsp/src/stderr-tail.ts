@@ -1,3 +1,8 @@
+/** The last lines of captured output, on one line, for a note to the model. */
+export function lastLines(text: string, lines = 3): string {
+  return text.trim().split("\n").slice(-lines).join(" | ").slice(-400);
+}
+
 /** The last few KB a process wrote to stderr: kept for error notes, never printed. */
 export class StderrTail {
   private chunks: Buffer[] = [];
