@@ -6,6 +6,7 @@ import { StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import {
   createProtocolConnection,
   DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
   DocumentDiagnosticRequest,
@@ -147,10 +148,21 @@ export class ServerClient {
     return [...this.versions.keys()];
   }
 
-  /** Sends the file's content on disk: `didOpen` the first time, then `didChange` (full text) and `didSave`. */
+  /**
+   * Sends the file's content on disk: `didOpen` the first time, then `didChange` (full text) and
+   * `didSave`; a file gone from disk is closed (`didClose`) and its diagnostics dropped.
+   */
   async sync(file: string): Promise<void> {
-    const text = await readFile(file, "utf8");
     const uri = pathToFileURL(file).href;
+    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (text === undefined) {
+      if (this.versions.delete(file)) await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+      this.diagnostics.delete(file);
+      return;
+    }
     const version = (this.versions.get(file) ?? 0) + 1;
     const opened = this.versions.has(file);
     this.versions.set(file, version);

@@ -89,13 +89,14 @@ export class Lsp implements Diagnostics {
         const since = Date.now();
         try {
           for (const file of touched) await client.sync(file);
-          const answered = await this.settle(client, touched, related, since, deadline, options.signal);
-          if (!answered && !options.signal?.aborted) report.notes.push(`The ${slot.server.id} language server did not report on ${touched.map((f) => path.relative(options.cwd, f)).join(", ")} within ${this.timeoutMs} ms; its diagnostics may be incomplete.`);
+          const present = touched.filter((f) => client.isOpen(f));
+          const answered = present.length === 0 || (await this.settle(client, present, related, since, deadline, options.signal));
+          if (!answered && !options.signal?.aborted) report.notes.push(`The ${slot.server.id} language server did not report on ${present.map((f) => path.relative(options.cwd, f)).join(", ")} within ${this.timeoutMs} ms; its diagnostics may be incomplete.`);
         } catch {
           // The server died mid-request: its exit handler records the crash and the note.
         }
         for (const [file, diagnostics] of client.diagnostics) report.files[file] = diagnostics;
-        for (const file of touched) report.files[file] ??= [];
+        for (const file of touched) if (client.isOpen(file)) report.files[file] ??= [];
       }),
     );
     report.notes.unshift(...this.notes.splice(0));

@@ -57,7 +57,8 @@ export async function afterWrite<M extends Record<string, unknown>>(
   const sections: string[] = [];
   if (written.length > 0 && !ctx.abort.aborted) {
     try {
-      const report = await diagnostics.sync(written, { cwd: ctx.cwd, signal: ctx.abort, related: options.others === true });
+      // Deleted files go too, so that servers forget them (and their problems).
+      const report = await diagnostics.sync(files.map((f) => f.absolute), { cwd: ctx.cwd, signal: ctx.abort, related: options.others === true });
       notes.push(...report.notes);
       const found: Record<string, Diagnostic[]> = {};
       for (const file of written) {

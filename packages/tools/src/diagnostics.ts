@@ -47,8 +47,8 @@ export interface FormattedContent {
  */
 export interface Diagnostics {
   /**
-   * Tells the servers that `files` (absolute paths) changed on disk, waits (bounded) for their
-   * diagnostics, and returns them. `related` also opens files that may depend on them (importers),
+   * Tells the servers that `files` (absolute paths) changed on disk (a file no longer there is
+   * closed and its diagnostics dropped), waits (bounded) for their diagnostics, and returns them. `related` also opens files that may depend on them (importers),
    * so that problems a change causes there are reported.
    */
   sync(files: string[], options: { cwd: string; signal?: AbortSignal; related?: boolean }): Promise<DiagnosticsReport>;

@@ -35,6 +35,7 @@ export function createDiagnosticsTool(): Tool<typeof DiagnosticsParameters, Diag
       const target = args.path === undefined ? undefined : await resolveToolPath(ctx, args.path);
       const report = await ctx.diagnostics.current({ cwd: ctx.cwd, signal: ctx.abort, ...(target ? { file: target.absolute } : {}) });
       const files = Object.entries(report.files)
+        .filter(([file]) => target === undefined || file === target.absolute)
         .map(([file, all]) => [file, all.filter((d) => d.severity === "error" || d.severity === "warning").sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.line - b.line)] as const)
         .filter(([file, shown]) => shown.length > 0 || file === target?.absolute)
         .sort(([a], [b]) => a.localeCompare(b));
