@@ -213,9 +213,10 @@ export class Lsp implements Diagnostics {
     if (limit === 0) return [];
     const dependents = await likelyDependents(slot.root, touched, slot.server.extensions, limit);
     const opened: string[] = [];
+    // Sent again even when open: not every server re-checks the dependents of a changed file.
     for (const file of dependents) {
-      if (!client.isOpen(file)) await client.sync(file).catch(() => undefined);
-      opened.push(file);
+      await client.sync(file).catch(() => undefined);
+      if (client.isOpen(file)) opened.push(file);
     }
     return opened;
   }
