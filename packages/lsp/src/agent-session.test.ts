@@ -59,6 +59,19 @@ describe("a scripted session with language servers", () => {
     expect(await waitGone(pids, 5000)).toEqual([]);
   }, 60_000);
 
+  it("explore agents are offered sourcegraph and diagnostics, and no file-changing tool", async () => {
+    const model = mockModel([{ text: "looked" }]);
+    const lsp = createLsp();
+    const agent = createAgent({ model, cwd: path.resolve("."), snapshots: false, lsp });
+    const session = await agent.sessions.create();
+    await agent.prompt(session.id, "look around", { agent: "explore" });
+    const offered = model.calls[0]?.tools?.map((t) => t.name) ?? [];
+    expect(offered).toEqual(expect.arrayContaining(["sourcegraph", "diagnostics", "read", "grep"]));
+    expect(offered).not.toContain("edit");
+    expect(lsp.pids()).toEqual([]); // nothing started: no file was touched
+    await agent.close();
+  });
+
   it("an agent without language servers offers no diagnostics tool and says nothing of them", async () => {
     const model = mockModel([{ text: "hi" }]);
     const agent = createAgent({ model, cwd: path.resolve("."), snapshots: false });

@@ -15,8 +15,11 @@ export async function* searchEvents(body: ReadableStream<Uint8Array>, maxBytes: 
   const counted = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        const room = maxBytes - bytes;
         bytes += chunk.byteLength;
         if (bytes > maxBytes) {
+          // Whole events before the limit still count; the one cut in two is dropped by the parser.
+          if (room > 0) controller.enqueue(chunk.subarray(0, room));
           onOversize();
           controller.terminate();
           return;
