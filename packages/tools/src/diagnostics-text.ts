@@ -20,7 +20,7 @@ export function displayPath(cwd: string, absolute: string): string {
   return relative.startsWith("..") || path.isAbsolute(relative) ? absolute : toPosix(relative);
 }
 
-/** The errors of one file as a block the model can act on, capped at {@link ERRORS_PER_FILE}. */
+/** The errors of one file as a block the model can act on, capped at `ERRORS_PER_FILE` (10) with a count of the rest. */
 export function errorBlock(cwd: string, file: string, errors: Diagnostic[]): string {
   const shown = errors.slice(0, ERRORS_PER_FILE).map((d) => diagnosticLine(cwd, d));
   const rest = errors.length - shown.length;
