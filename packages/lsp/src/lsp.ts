@@ -43,6 +43,7 @@ export class Lsp implements Diagnostics {
   /** Fires on close: servers still starting are killed. */
   private readonly closing = new AbortController();
   private closed = false;
+  private installed: ServerDefinition[] | undefined;
 
   constructor(options: LspOptions = {}) {
     this.options = LspOptionsSchema.parse(options);
@@ -64,8 +65,10 @@ export class Lsp implements Diagnostics {
   }
 
   prompt(): string | undefined {
-    if (this.servers.length === 0) return undefined;
-    const languages = this.servers.map((s) => `${s.id} (${s.extensions.join(" ")})`).join(", ");
+    // Only the servers that can run here (their program found from the host's folder or on PATH).
+    this.installed ??= this.servers.filter((s) => s.launch(process.cwd()) !== undefined);
+    if (this.installed.length === 0) return undefined;
+    const languages = this.installed.map((s) => `${s.id} (${s.extensions.join(" ")})`).join(", ");
     return [
       `Language servers are on: ${languages}.`,
       "After edit, write, multiedit and apply_patch, the errors they find in the files you changed are appended to the tool's result (write also reports new errors in files that depend on it): fix them before you move on.",

@@ -96,5 +96,7 @@ describe("diagnostics from the TypeScript server after file changes", () => {
     const result = await writeTool.execute({ path: "notes.txt", content: "hello\n" }, ws.ctx);
     expect(result.output).toBe("Created notes.txt (6 bytes, +1 -0 lines).");
     expect(Date.now() - started).toBeLessThan(500);
+    const asked = await diagnosticsTool.execute({ path: "notes.txt" }, ws.ctx);
+    expect(asked.output).toMatch(/^No language server checks notes\.txt/);
   });
 });

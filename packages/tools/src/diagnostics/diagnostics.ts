@@ -34,6 +34,10 @@ export function createDiagnosticsTool(): Tool<typeof DiagnosticsParameters, Diag
       }
       const target = args.path === undefined ? undefined : await resolveToolPath(ctx, args.path);
       const report = await ctx.diagnostics.current({ cwd: ctx.cwd, signal: ctx.abort, ...(target ? { file: target.absolute } : {}) });
+      if (target && !(target.absolute in report.files)) {
+        const why = ["No language server checks " + target.relative + " (none handles its kind of file, or its server is off or still starting).", ...report.notes.map((n) => `Note: ${n}`)];
+        return { title: target.relative, output: why.join("\n"), metadata: { diagnostics: {}, errors: 0, warnings: 0 } };
+      }
       const files = Object.entries(report.files)
         .filter(([file]) => target === undefined || file === target.absolute)
         .map(([file, all]) => [file, all.filter((d) => d.severity === "error" || d.severity === "warning").sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.line - b.line)] as const)
