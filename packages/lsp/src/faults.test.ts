@@ -4,7 +4,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLsp, type LspOptions } from "./index.js";
+import { editTool } from "@lathe/tools";
 import { alive, waitGone } from "./test-processes.js";
+import { workspace } from "./workspace.test-support.js";
 
 const fake = fileURLToPath(new URL("./fixtures/fake-server.mjs", import.meta.url));
 const fakeServer = (mode: "ok" | "crash" | "hang") => ({ command: [process.execPath, fake, mode], extensions: [".fake"] });
@@ -60,6 +62,18 @@ describe("language server faults", () => {
     expect(later.notes.join("\n")).toMatch(/did not answer within 1000 ms; it will be restarted/);
     expect(alive(pid!)).toBe(false);
     await servers.close();
+  });
+
+  it("an edit with a hung server returns within the bound, its change made, with a note", async () => {
+    const servers = lsp("hang", { timeoutMs: 500, startTimeoutMs: 20_000 });
+    const ws = await workspace(servers, { "b.fake": "one\n" });
+    const started = Date.now();
+    const result = await editTool.execute({ path: "b.fake", oldString: "one", newString: "two" }, ws.ctx);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result.output).toMatch(/^Edited b\.fake[^\n]*\n\nNote: The fake language server is still starting/);
+    expect(await ws.read("b.fake")).toBe("two\n");
+    await servers.close();
+    await ws.cleanup();
   });
 
   it("abort ends the wait at once", async () => {
