@@ -96,3 +96,12 @@ describe("afterWrite", () => {
     expect(diagnostics.synced).toEqual([]);
   });
 });
+
+describe("diagnostics tool", () => {
+  it("without language servers, and before any file is open, says so", async () => {
+    const { diagnosticsTool } = await import("./diagnostics/diagnostics.js");
+    expect((await diagnosticsTool.execute({}, ctx)).output).toMatch(/^No language servers are running/);
+    ctx.diagnostics = scripted(() => ({ files: {}, before: {}, notes: [] }));
+    expect((await diagnosticsTool.execute({}, ctx)).output).toMatch(/^No file is open in a language server yet/);
+  });
+});

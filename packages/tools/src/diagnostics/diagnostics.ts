@@ -38,6 +38,10 @@ export function createDiagnosticsTool(): Tool<typeof DiagnosticsParameters, Diag
         const why = ["No language server checks " + target.relative + " (none handles its kind of file, or its server is off or still starting).", ...report.notes.map((n) => `Note: ${n}`)];
         return { title: target.relative, output: why.join("\n"), metadata: { diagnostics: {}, errors: 0, warnings: 0 } };
       }
+      if (!target && Object.keys(report.files).length === 0) {
+        const none = ["No file is open in a language server yet: they check the files you change; pass a path to check one.", ...report.notes.map((n) => `Note: ${n}`)];
+        return { title: "open files", output: none.join("\n"), metadata: { diagnostics: {}, errors: 0, warnings: 0 } };
+      }
       const files = Object.entries(report.files)
         .filter(([file]) => target === undefined || file === target.absolute)
         .map(([file, all]) => [file, all.filter((d) => d.severity === "error" || d.severity === "warning").sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.line - b.line)] as const)
