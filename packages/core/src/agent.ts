@@ -137,7 +137,7 @@ export class Agent {
 
   /**
    * Aborts every running prompt, waits for them to finish, closes the `resources` it was given (MCP
-   * tool sources…), and closes the storage if the agent made it (a storage the host passed in stays
+   * tool sources…) and its language servers (`lsp`), and closes the storage if the agent made it (a storage the host passed in stays
    * open: the host owns it).
    */
   async close(): Promise<void> {
@@ -146,7 +146,7 @@ export class Agent {
     await this.runs.abortAll("agent closed");
     await this.runtime.titles.close();
     this.listeners.removeAll();
-    await Promise.allSettled((this.runtime.options.resources ?? []).map(async (resource) => resource.close()));
+    await Promise.allSettled([this.runtime.options.lsp, ...(this.runtime.options.resources ?? [])].map(async (resource) => resource?.close()));
     if (this.ownsStorage) await this.runtime.storage.close();
   }
 

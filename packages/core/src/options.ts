@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { Tool } from "@lathe/tools";
+import type { Diagnostics, Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agents/agent-permissions.js";
 import type { ApproveFn } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
@@ -75,6 +75,12 @@ export interface AgentOptions {
    * `AGENTS.md`, `CLAUDE.md` and `CONTEXT.md` files found from the workspace up to its repository root.
    */
   instructionFiles?: string[];
+  /**
+   * Language servers and formatters (`createLsp()` of `@lathe/lsp`): the file-changing tools then
+   * format what they write and append the errors they introduced to their results, the read-only
+   * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
+   */
+  lsp?: Diagnostics;
   /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
   /**

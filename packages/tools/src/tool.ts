@@ -1,5 +1,6 @@
 import type { Todo, ToolAttachment } from "@lathe/message";
 import type { z } from "zod";
+import type { Diagnostics } from "./diagnostics.js";
 
 /** What a tool asks the permission engine before doing something. */
 export interface ToolPermissionRequest {
@@ -69,6 +70,11 @@ export interface ToolContext {
    * keep the list in {@link ToolContext.state} for the life of the agent instance.
    */
   todos?: TodoStore;
+  /**
+   * Language servers and formatters (e.g. `@lathe/lsp`'s `createLsp()`), when the agent has them: the
+   * file-changing tools format what they write and report the errors they introduced.
+   */
+  diagnostics?: Diagnostics;
 }
 
 /** Reads and replaces a session's stored todo list. Supplied by the loop through {@link ToolContext.todos}. */

@@ -59,6 +59,8 @@ export interface SystemPromptInput {
   instructionFiles?: string[] | undefined;
   /** Extra instructions given with one prompt. */
   system?: string | undefined;
+  /** What the environment section says about language-server diagnostics (when servers are on). */
+  diagnostics?: string | undefined;
   now?: Date;
 }
 
@@ -73,7 +75,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string[] {
     const text = readCached(file);
     if (text !== undefined && text.trim() !== "") sections.push(`Instructions from ${file}:\n${text.trim()}`);
   }
-  sections.push(...input.instructions, environment(input.cwd, input.now ?? new Date()), input.system);
+  sections.push(...input.instructions, environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system);
   return sections.filter((s): s is string => typeof s === "string" && s.trim() !== "");
 }
 
@@ -98,7 +100,7 @@ export function instructionFilePaths(cwd: string, extra: string[]): string[] {
   return [...found, ...hostFiles];
 }
 
-function environment(cwd: string, now: Date): string {
+function environment(cwd: string, now: Date, diagnostics?: string): string {
   const listing = topLevelListing(cwd);
   return [
     "<environment>",
@@ -106,6 +108,7 @@ function environment(cwd: string, now: Date): string {
     `Git repository: ${repositoryRoot(cwd) ? "yes" : "no"}`,
     `Platform: ${process.platform}`,
     `Date: ${now.toDateString()}`,
+    ...(diagnostics ? [`Diagnostics: ${diagnostics}`] : []),
     "</environment>",
     ...(listing ? ["<workspace>", listing, "</workspace>"] : []),
   ].join("\n");

@@ -1,6 +1,6 @@
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
-import { builtinTools, type Tool } from "@lathe/tools";
+import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { InvalidInputError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
 import { AgentPermissions } from "../agents/agent-permissions.js";
@@ -39,6 +39,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     if (tools.has(tool.name)) throw new InvalidInputError(`Two tools are named "${tool.name}".`);
     tools.set(tool.name, tool);
   }
+  if (options.lsp && !tools.has("diagnostics")) tools.set("diagnostics", createDiagnosticsTool());
   const storage = options.storage ?? new MemoryStorage();
   const emit = (event: AgentEvent) => host.emit(event);
   const factsCache = new Map<string, ModelFacts>();

@@ -1,5 +1,5 @@
 import type { ToolPart } from "@lathe/message";
-import { truncateOutput, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
+import { truncateOutput, type Diagnostics, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
 import { isDoomLoop } from "../agents/doom-loop.js";
 import type { AgentEvent } from "../events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
@@ -30,6 +30,8 @@ export interface ToolRunnerDeps {
   dataDir: string;
   /** The session's stored todo list. */
   todos: TodoStore;
+  /** The agent's language servers, if any. */
+  diagnostics?: Diagnostics | undefined;
 }
 
 /** How a step's tool calls ended. */
@@ -227,6 +229,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
     todos: deps.todos,
+    ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),
   };
 }

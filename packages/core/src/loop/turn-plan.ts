@@ -54,6 +54,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
     system: options.system,
+    diagnostics: rt.options.lsp?.prompt(),
   });
   const offered = rt.toolsFor(agentName);
   const budget = sessionBudget(rt, session, options.limits);
@@ -94,6 +95,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
     sessionState: rt.sessionState(session.id),
     hooks: rt.hooks,
     dataDir: sessionDataDir(rt, session.id),
+    diagnostics: rt.options.lsp,
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
       set: async (todos) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterWrite } from "../after-write.js";
 import { FileNotFoundError, ToolInputError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { similarNames } from "../similar-names.js";
@@ -46,7 +47,7 @@ export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
       const output = matcher === "created"
         ? `Created ${target.relative} (${result.additions} lines).`
         : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).`;
-      return { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } };
+      return afterWrite(ctx, [{ absolute: target.absolute, ...result }], { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } });
     },
   });
 }
