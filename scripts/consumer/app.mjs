@@ -1,0 +1,73 @@
+// A consumer's app outside the repository: the packages packed as npm would publish them, checked
+// as tarballs, and installed into a fresh project in the system's temporary folder.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Runs a command, failing with its output when it fails. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
+  if (result.status !== 0) {
+    throw new Error(`${[command, ...args].join(" ")} failed (${result.status ?? result.signal}):\n${result.stdout ?? ""}${result.stderr ?? ""}`);
+  }
+  return result.stdout;
+}
+
+/** `npm pack`s every package into `dest` in one call; returns [{ name, dir, tarball }]. */
+export function packPackages(root, packages, dest) {
+  mkdirSync(dest, { recursive: true });
+  const args = ["pack", "--json", "--ignore-scripts", "--pack-destination", dest, ...packages.flatMap(({ dir }) => ["--workspace", dir])];
+  const packed = JSON.parse(run("npm", args, { cwd: root }));
+  return packages.map(({ dir, manifest }) => {
+    const entry = packed.find((p) => p.name === manifest.name);
+    if (!entry) throw new Error(`npm pack produced no tarball for ${manifest.name}`);
+    return { name: manifest.name, dir, tarball: join(dest, entry.filename), files: entry.files.map((f) => f.path) };
+  });
+}
+
+function filesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/**
+ * What a tarball must hold and must not: its README and LICENSE, and no path of the machine that
+ * built it (the repository's folder, the builder's home) in any file — a build is the same anywhere.
+ * Returns the problems found.
+ */
+export function inspectTarball({ name, tarball, files }, root, scratch) {
+  const problems = [];
+  for (const required of ["package.json", "README.md", "LICENSE"]) {
+    if (!files.includes(required)) problems.push(`${name}: the tarball has no ${required}`);
+  }
+  const machinePaths = [...new Set([root, realpathSync(root), homedir()])].filter((p) => p.length > 1 && p !== "/");
+  const into = join(scratch, name.replace(/[@/]/g, "_"));
+  mkdirSync(into, { recursive: true });
+  execFileSync("tar", ["-xzf", tarball, "-C", into]);
+  for (const file of filesUnder(into)) {
+    if (statSync(file).size > 20 * 1024 * 1024) continue;
+    const text = readFileSync(file, "latin1");
+    for (const path of machinePaths) {
+      if (text.includes(path)) problems.push(`${name}: ${file.slice(into.length + 1)} holds the build machine's path ${path}`);
+    }
+  }
+  return problems;
+}
+
+/** The version of a package installed at the repository's root, so the app installs it from npm's cache. */
+export function rootVersion(root, name) {
+  return JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+}
+
+/**
+ * Creates the consumer's app in `dir`: an ESM project depending on every tarball (each @lathe/*
+ * dependency between them resolved to its tarball, never to the registry) and on `extras`
+ * (name → version), installed without install scripts, from npm's cache where it can.
+ */
+export function installApp(dir, tarballs, extras) {
+  mkdirSync(dir, { recursive: true });
+  const local = Object.fromEntries(tarballs.map(({ name, tarball }) => [name, `file:${tarball}`]));
+  const manifest = { name: "lathe-consumer-app", private: true, type: "module", dependencies: { ...local, ...extras }, overrides: local };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  run("npm", ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir });
+}
