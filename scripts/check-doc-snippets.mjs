@@ -9,6 +9,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inParallel } from "./consumer/parallel.mjs";
 import { prepareConsumerApp } from "./consumer/prepare.mjs";
 import { documentationFiles, mapErrors, writeSnippets } from "./consumer/snippets.mjs";
 import { RESOLUTIONS, typecheck } from "./consumer/typecheck.mjs";
@@ -18,23 +19,23 @@ import { publishablePackages, root } from "./workspace-packages.mjs";
  * Type-checks the documentation's snippets, with `extra` files of the app, in `app` under every
  * resolution. Returns the errors (Markdown file:line:col), empty when all pass.
  */
-export function checkDocSnippets(app, extra = []) {
+export async function checkDocSnippets(app, extra = []) {
   const dir = join(app, "snippets");
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const files = documentationFiles(root, publishablePackages().map(({ dir: packageDir }) => packageDir));
   const origins = writeSnippets(root, files, dir);
-  const errors = [];
-  for (const resolution of Object.keys(RESOLUTIONS)) {
-    const { ok, output } = typecheck(root, app, resolution, ["snippets/*.ts", ...extra]);
-    if (!ok) errors.push(`under ${resolution} resolution:`, ...mapErrors(output, origins, (path) => resolve(app, path)));
-  }
+  const resolutions = Object.keys(RESOLUTIONS);
+  const results = await inParallel(resolutions, (resolution) => typecheck(root, app, resolution, ["snippets/*.ts", ...extra]));
+  const errors = results.flatMap(({ ok, output }, i) =>
+    ok ? [] : [`under ${resolutions[i]} resolution:`, ...mapErrors(output, origins, (path) => resolve(app, path))],
+  );
   return { errors, snippets: origins.size, files: files.length };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { tmp, app } = prepareConsumerApp(root);
-  const { errors, snippets, files } = checkDocSnippets(app);
+  const { errors, snippets, files } = await checkDocSnippets(app);
   rmSync(tmp, { recursive: true, force: true });
   if (errors.length > 0) {
     console.error(`docs: TypeScript snippets do not type-check against the packed packages:\n${errors.join("\n")}`);

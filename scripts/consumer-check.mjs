@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkDocSnippets } from "./check-doc-snippets.mjs";
+import { inParallel, runAsync } from "./consumer/parallel.mjs";
 import { prepareConsumerApp } from "./consumer/prepare.mjs";
 import { EXPECTED_OUTPUT, withScriptedModel, withWorkspace } from "./consumer/quick-start.mjs";
 import { snippetUnder } from "./consumer/snippets.mjs";
@@ -24,20 +25,23 @@ const check = (ok, message) => {
 };
 const bin = (name) => join(root, "node_modules", ".bin", name);
 
-const started = Date.now();
+const checkStarted = Date.now();
 const { tmp, app, tarballs, problems } = prepareConsumerApp(root);
 console.log(`packed ${tarballs.length} packages (${tarballs.map((t) => t.name).join(", ")}) and installed them into ${app}`);
 for (const problem of problems) check(false, problem);
 check(problems.length === 0, "every tarball has its README and LICENSE and no path of the build machine");
 
-for (const { name, tarball } of tarballs) {
-  const publint = spawnSync(bin("publint"), ["run", tarball, "--strict"], { encoding: "utf8" });
-  check(publint.status === 0, `publint ${name}${publint.status === 0 ? "" : `\n${publint.stdout}${publint.stderr}`}`);
-  // ESM-only by design: the profile leaves out node10 and require() from CommonJS under node16, which
-  // Node >= 22 supports (checked below) but the types of TypeScript's node16 mode cannot express.
-  const attw = spawnSync(bin("attw"), [tarball, "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color"], { encoding: "utf8" });
-  check(attw.status === 0, `arethetypeswrong ${name}${attw.status === 0 ? "" : `\n${attw.stdout}${attw.stderr}`}`);
+// ESM-only by design: attw's esm-only profile leaves out node10 and require() from CommonJS under
+// node16, which Node >= 22 supports (checked below) but TypeScript's node16 mode cannot express.
+const lints = tarballs.flatMap(({ name, tarball }) => [
+  { what: `publint ${name}`, command: bin("publint"), args: ["run", tarball, "--strict"] },
+  { what: `arethetypeswrong ${name}`, command: bin("attw"), args: [tarball, "--profile", "esm-only", "--no-definitely-typed", "--format", "ascii", "--no-color"] },
+]);
+let started = Date.now(); // of each timed phase
+for (const [i, result] of (await inParallel(lints, ({ command, args }) => runAsync(command, args))).entries()) {
+  check(result.status === 0, `${lints[i].what}${result.status === 0 ? "" : `\n${result.stdout}${result.stderr}`}`);
 }
+console.log(`  publint and arethetypeswrong: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 // require() from CommonJS, as an app without "type": "module" would.
 const requireCheck = join(app, "require-check.cjs");
@@ -79,7 +83,9 @@ const runQuickStart = (file, code, env, cwd) => {
   check(/api key/i.test(result.stderr), `it says the API key is missing\n${result.stderr}`);
 }
 
-const { errors, snippets, files } = checkDocSnippets(app, ["quick-start.ts", "quick-start-verbatim.ts"]);
+started = Date.now();
+const { errors, snippets, files } = await checkDocSnippets(app, ["quick-start.ts", "quick-start-verbatim.ts"]);
+console.log(`  type-checks: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 check(errors.length === 0, `the Quick start and ${snippets} snippets of ${files} Markdown files type-check (node16, nodenext, bundler; skipLibCheck off)\n${errors.join("\n")}`);
 
 rmSync(tmp, { recursive: true, force: true });
@@ -87,4 +93,4 @@ if (failures.length > 0) {
   console.error(`\nconsumer check: ${failures.length} failure(s):\n\n${failures.join("\n\n")}`);
   process.exit(1);
 }
-console.log(`consumer check: all passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(`consumer check: all passed in ${((Date.now() - checkStarted) / 1000).toFixed(0)} s`);
