@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Each workspace's folder (absolute) and its package.json, in the root's order. */
-export function workspaces() {
-  const { workspaces: patterns = [] } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+/** Each workspace's folder (absolute) and its package.json, in the order `from`'s package.json names them. */
+export function workspaces(from = root) {
+  const { workspaces: patterns = [] } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
   const dirs = patterns.flatMap((pattern) => {
-    if (!pattern.endsWith("/*")) return [join(root, pattern)];
-    const parent = join(root, pattern.slice(0, -2));
+    if (!pattern.endsWith("/*")) return [join(from, pattern)];
+    const parent = join(from, pattern.slice(0, -2));
     return existsSync(parent) ? readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(parent, e.name)).sort() : [];
   });
   return dirs
@@ -21,6 +21,6 @@ export function workspaces() {
 }
 
 /** The workspaces that are published to npm. */
-export function publishablePackages() {
-  return workspaces().filter(({ manifest }) => !manifest.private);
+export function publishablePackages(from = root) {
+  return workspaces(from).filter(({ manifest }) => !manifest.private);
 }

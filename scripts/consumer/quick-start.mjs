@@ -12,8 +12,9 @@ export const SCRIPT = [
 ];
 export const EXPECTED_OUTPUT = "I'll write the notes. Done: NOTES.md is written.";
 
-const MODEL_LINE = /^(\s*)model:\s*[^\n]*?,(\s*\/\/[^\n]*)?$/m;
-const CWD_LINE = /^(\s*)cwd:\s*[^\n]*?,(\s*\/\/[^\n]*)?$/m;
+// A property on a line of its own, with its trailing comment (the lines the Quick start swaps).
+const MODEL_LINE = /^([ \t]*)model:[^\n]*$/m;
+const CWD_LINE = /^([ \t]*)cwd:[^\n]*$/m;
 
 function replaceOnce(code, pattern, replacement, what) {
   if (!pattern.test(code)) throw new Error(`the Quick start has no ${what} line to replace`);
@@ -30,7 +31,7 @@ export function withWorkspace(code, cwd) {
  * (and the provider import that made the model dropped).
  */
 export function withScriptedModel(code, cwd) {
-  const provider = /^import\s*\{\s*(\w+)\s*\}\s*from\s*"(@ai-sdk\/[^"]+)";\s*$/m.exec(code);
+  const provider = /^import[ \t]*\{[ \t]*(\w+)[ \t]*\}[ \t]*from[ \t]*"(@ai-sdk\/[^"]+)";?[ \t]*$/m.exec(code);
   if (!provider) throw new Error("the Quick start imports no AI SDK provider to replace");
   let out = code.replace(provider[0], `import { mockModel } from "@lathe/mock";`);
   out = replaceOnce(out, MODEL_LINE, (_, indent) => `${indent}model: mockModel(${JSON.stringify(SCRIPT)}),`, "`model:`");
