@@ -31,9 +31,9 @@ function filesUnder(dir) {
 }
 
 /**
- * What a tarball must hold and must not: its README and LICENSE, and no path of the machine that
- * built it (the repository's folder, the builder's home) in any file — a build is the same anywhere.
- * Returns the problems found.
+ * What a tarball must hold and must not: its README and the repository's LICENSE (a new package
+ * copies it), and no path of the machine that built it (the repository's folder, the builder's
+ * home) in any file — a build is the same anywhere. Returns the problems found.
  */
 export function inspectTarball({ name, tarball, files }, root, scratch) {
   const problems = [];
@@ -44,6 +44,10 @@ export function inspectTarball({ name, tarball, files }, root, scratch) {
   const into = join(scratch, name.replace(/[@/]/g, "_"));
   mkdirSync(into, { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", into]);
+  const license = join(into, "package", "LICENSE");
+  if (files.includes("LICENSE") && readFileSync(license, "utf8") !== readFileSync(join(root, "LICENSE"), "utf8")) {
+    problems.push(`${name}: its LICENSE differs from the repository's`);
+  }
   for (const file of filesUnder(into)) {
     if (statSync(file).size > 20 * 1024 * 1024) continue;
     const text = readFileSync(file, "latin1");
