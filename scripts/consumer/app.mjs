@@ -40,7 +40,9 @@ export function inspectTarball({ name, tarball, files }, root, scratch) {
   for (const required of ["package.json", "README.md", "LICENSE"]) {
     if (!files.includes(required)) problems.push(`${name}: the tarball has no ${required}`);
   }
-  const machinePaths = [...new Set([root, realpathSync(root), homedir()])].filter((p) => p.length > 1 && p !== "/");
+  // A home of one segment (/root) is too short to tell from ordinary text; /home/<user> is not.
+  const home = homedir().split("/").filter(Boolean).length >= 2 ? [homedir()] : [];
+  const machinePaths = [...new Set([root, realpathSync(root), ...home])];
   const into = join(scratch, name.replace(/[@/]/g, "_"));
   mkdirSync(into, { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", into]);
