@@ -8,6 +8,8 @@ import { publishablePackages } from "../scripts/workspace-packages.mjs";
 import { EXPECTED_OUTPUT, SCRIPT, withScriptedModel, withWorkspace } from "../scripts/consumer/quick-start.mjs";
 // @ts-expect-error -- plain JavaScript scripts, without declarations
 import { extractSnippets, snippetUnder } from "../scripts/consumer/snippets.mjs";
+// @ts-expect-error -- plain JavaScript scripts, without declarations
+import { undeclaredTypeImports } from "../scripts/consumer/app.mjs";
 
 // The pieces of the consumer check (scripts/consumer-check.mjs) that decide what it checks.
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -75,5 +77,40 @@ describe("consumer check: the Quick start", () => {
       { line: 3, code: ["const x = 1;"], continued: false },
       { line: 7, code: ["x;"], continued: true },
     ]);
+  });
+});
+
+describe("consumer check: the dependencies of type declarations", () => {
+  let dir: string | undefined;
+  afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+  it("names each package a .d.ts imports without depending on it, or on its @types package", () => {
+    dir = mkdtempSync(join(tmpdir(), "lathe-dts-"));
+    const root = join(dir, "root");
+    const write = (path: string, text: string) => {
+      mkdirSync(join(path, ".."), { recursive: true });
+      writeFileSync(path, text);
+    };
+    // At the root: an untyped package (types in @types/untyped) and one with its own declarations.
+    write(join(root, "node_modules", "untyped", "package.json"), JSON.stringify({ name: "untyped", main: "index.js" }));
+    write(join(root, "node_modules", "typed", "package.json"), JSON.stringify({ name: "typed", types: "index.d.ts" }));
+    const pkg = join(dir, "package");
+    write(join(pkg, "package.json"), JSON.stringify({ name: "@x/p", dependencies: { untyped: "1", typed: "1" } }));
+    write(
+      join(pkg, "dist", "index.d.ts"),
+      'import { A } from "typed";\nimport type { B } from "untyped";\nimport { C } from "missing/sub";\nimport { D } from "./local.js";\nimport { E } from "node:fs";\ntype F = import("@scope/gone").F;\n',
+    );
+    expect(undeclaredTypeImports("@x/p", pkg, root)).toEqual([
+      "@x/p: dist/index.d.ts imports untyped, whose types come from @types/untyped: not among its dependencies",
+      "@x/p: dist/index.d.ts imports missing, which is not among its dependencies",
+      "@x/p: dist/index.d.ts imports @scope/gone, which is not among its dependencies",
+    ]);
+  });
+
+  it("finds nothing missing in this repository's packages", () => {
+    const root = new URL("..", import.meta.url).pathname;
+    for (const { dir: packageDir, manifest } of publishablePackages()) {
+      expect(undeclaredTypeImports(manifest.name, packageDir, root)).toEqual([]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // A consumer's app outside the repository: the packages packed as npm would publish them, checked
 // as tarballs, and installed into a fresh project in the system's temporary folder.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -50,11 +50,50 @@ export function inspectTarball({ name, tarball, files }, root, scratch) {
   if (files.includes("LICENSE") && readFileSync(license, "utf8") !== readFileSync(join(root, "LICENSE"), "utf8")) {
     problems.push(`${name}: its LICENSE differs from the repository's`);
   }
+  problems.push(...undeclaredTypeImports(name, join(into, "package"), root));
   for (const file of filesUnder(into)) {
     if (statSync(file).size > 20 * 1024 * 1024) continue;
     const text = readFileSync(file, "latin1");
     for (const path of machinePaths) {
       if (text.includes(path)) problems.push(`${name}: ${file.slice(into.length + 1)} holds the build machine's path ${path}`);
+    }
+  }
+  return problems;
+}
+
+/** The package a bare specifier names: `@scope/name` or `name` (`node:` builtins are Node's own). */
+const packageOf = (specifier) => (specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]);
+
+/** Whether an installed package carries its own type declarations (else they come from @types/). */
+function shipsTypes(root, dependency) {
+  const dir = join(root, "node_modules", dependency);
+  if (!existsSync(join(dir, "package.json"))) return true; // not installed here: nothing to judge by
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  return Boolean(manifest.types ?? manifest.typings) || existsSync(join(dir, "index.d.ts")) || JSON.stringify(manifest.exports ?? {}).includes('"types"');
+}
+
+/**
+ * Every package a tarball's type declarations import (or reference) that its package.json does not
+ * depend on — or, for a package without its own declarations, whose `@types/` package it does not
+ * depend on: a consumer would get TS7016 or a silent `any` there.
+ */
+export function undeclaredTypeImports(name, dir, root) {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const problems = [];
+  for (const file of filesUnder(dir).filter((f) => /\.d\.[cm]?ts$/.test(f))) {
+    const text = readFileSync(file, "utf8");
+    const imported = [
+      ...[...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"'.][^"']*)["']/gm)].map((m) => packageOf(m[1])),
+      ...[...text.matchAll(/\/\/\/\s*<reference\s+types="([^"]+)"/g)].map((m) => `@types/${packageOf(m[1])}`),
+    ];
+    for (const dependency of new Set(imported)) {
+      if (dependency.startsWith("node:") || dependency === name) continue;
+      const where = `${name}: ${file.slice(dir.length + 1)} imports ${dependency}`;
+      if (!declared.has(dependency)) problems.push(`${where}, which is not among its dependencies`);
+      else if (!dependency.startsWith("@types/") && !shipsTypes(root, dependency) && !declared.has(`@types/${dependency.replace(/^@(.*)\//, "$1__")}`)) {
+        problems.push(`${where}, whose types come from @types/${dependency.replace(/^@(.*)\//, "$1__")}: not among its dependencies`);
+      }
     }
   }
   return problems;
