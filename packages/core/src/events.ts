@@ -25,7 +25,11 @@ export type AgentEvent =
       type: "message.part.updated";
       sessionID: string;
       part: Part;
-      /** The text just appended, for streamed text, reasoning and tool input. */
+      /**
+       * The text just appended while the part streams: the assistant's words for a `text` part,
+       * reasoning for a `reasoning` part, a piece of the input JSON for a `pending` `tool` part
+       * (a whole file, for a `write` call). Unset otherwise. `run.textStream` gives the words only.
+       */
       delta?: string;
     }
   /**

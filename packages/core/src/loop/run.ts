@@ -1,5 +1,6 @@
 import type { AssistantMessage, Part } from "@lathe/message";
 import type { AgentEvent } from "../events.js";
+import { assistantText } from "./text-stream.js";
 
 /** What a run resolves to: the final assistant message with its parts. */
 export interface RunResult {
@@ -46,6 +47,23 @@ export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
   /** Stops the run: the model request and running tools are aborted, and the run resolves as aborted. */
   abort(reason?: string): void {
     this.controller.abort(reason ?? "aborted");
+  }
+
+  /**
+   * The assistant's text as it streams: the text deltas of this run's session only, like the AI
+   * SDK's `textStream` — no reasoning, no tool input, no subagent or summary text. Each access is a
+   * new iterator over the run from its start. It ends when the run ends and throws when the run
+   * rejects; a model that fails ends it quietly, so check `info.error` on the awaited result.
+   *
+   * @example
+   * ```ts
+   * for await (const text of run.textStream) process.stdout.write(text);
+   * const { info } = await run;
+   * if (info.error) console.error(info.error.message);
+   * ```
+   */
+  get textStream(): AsyncIterable<string> {
+    return assistantText(this, this.sessionID);
   }
 
   /** Whether the run has been asked to stop. */
