@@ -102,7 +102,11 @@ export type ReplaceErrorCode =
   /** The replacement equals the search, or the file already reads that way. */
   | "no_change"
   /** The search text is empty. */
-  | "empty_search";
+  | "empty_search"
+  /** The search matched only with another indentation, and the file nests its lines differently. */
+  | "indentation_mismatch"
+  /** `newString` carries line-number prefixes (copied from a file view) that `oldString` does not. */
+  | "line_number_prefix";
 
 /** Data of a {@link ReplaceError}. */
 export interface ReplaceErrorData {

@@ -29,11 +29,18 @@ export interface Search {
 export class MatchContext {
   readonly view: TextView;
   readonly search: Search;
-  private readonly forms = new Map<(line: string) => string, string[]>();
+  private readonly forms: Map<(line: string) => string, string[]>;
 
-  constructor(view: TextView, search: Search) {
+  /** `forms` may be shared by contexts of one view (several readings of one search). */
+  constructor(view: TextView, search: Search, forms = new Map<(line: string) => string, string[]>()) {
     this.view = view;
     this.search = search;
+    this.forms = forms;
+  }
+
+  /** The normalised line forms computed so far, to share with another context of the same view. */
+  get sharedForms(): Map<(line: string) => string, string[]> {
+    return this.forms;
   }
 
   /** The file's lines under a normaliser (cached by function identity). */

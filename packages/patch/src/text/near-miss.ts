@@ -3,6 +3,7 @@
 // every file line equal (after whitespace and punctuation folding) to a search line votes for the
 // region that would align them; only the few best-voted regions are scored character by character.
 import type { NearMiss } from "../errors.js";
+import { stripInvisible } from "./invisible.js";
 import { collapseWhitespace, foldPunctuation } from "./normalize.js";
 import { similarity } from "./similarity.js";
 
@@ -18,7 +19,7 @@ const EXCERPT_LINES = 30;
 /** The region of `fileLines` most similar to `searchLines`, when one reaches {@link NEAR_MISS_MIN_SIMILARITY}. */
 export function findNearMiss(fileLines: readonly string[], searchLines: readonly string[]): NearMiss | undefined {
   if (fileLines.length === 0 || searchLines.length === 0) return undefined;
-  const norm = (s: string): string => collapseWhitespace(foldPunctuation(s));
+  const norm = (s: string): string => collapseWhitespace(foldPunctuation(stripInvisible(s)));
   const search = searchLines.map(norm);
   const positions = new Map<string, number[]>();
   search.forEach((line, j) => {

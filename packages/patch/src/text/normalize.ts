@@ -1,6 +1,8 @@
 // Normalisations used by the fuzzy passes. Each maps text a model may have garbled to a canonical
 // form; comparisons happen between canonical forms, replacements always use the file's own text.
 
+import { stripInvisible } from "./invisible.js";
+
 // Typographic characters models and editors swap for ASCII ones (and back).
 const PUNCTUATION: Record<string, string> = {
   "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
@@ -20,9 +22,12 @@ export function foldPunctuation(text: string): string {
 // Folding and NFC change only non-ASCII characters, so ASCII text (most code) skips both.
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Canonical Unicode form: punctuation folded, then NFC (so composed and decomposed accents compare equal). */
+/**
+ * Canonical Unicode form: zero-width characters removed, punctuation folded, then NFC (so composed
+ * and decomposed accents compare equal).
+ */
 export function canonicalUnicode(text: string): string {
-  return NON_ASCII.test(text) ? foldPunctuation(text).normalize("NFC") : text;
+  return NON_ASCII.test(text) ? foldPunctuation(stripInvisible(text)).normalize("NFC") : text;
 }
 
 /** Trims and collapses every run of whitespace to one space. */

@@ -123,8 +123,8 @@ export const EDIT_CORPUS: EditCase[] = [
   // --- trailing whitespace -----------------------------------------------------------------------
   { name: "file has trailing spaces the search lacks", file: L("a = 1   ", "b = 2\t", "c = 3"), search: "a = 1\nb = 2", replacement: "a = 10\nb = 20", expect: { content: L("a = 10", "b = 20", "c = 3"), matcher: "line-trimmed" } },
   { name: "search has trailing spaces the file lacks", file: L("x", "y", "z"), search: "x  \ny  ", replacement: "X\nY", expect: { content: L("X", "Y", "z"), matcher: "line-trimmed" } },
-  { name: "internal whitespace differs", file: L("call(a,   b);", "next();"), search: "call(a, b);\nnext();", replacement: "call(b, a);\nnext();", expect: { content: L("call(b, a);", "next();"), matcher: "whitespace-normalised" } },
-  { name: "single line with different spacing inside a longer line", file: L("let total = price  *  qty;"), search: "price * qty", replacement: "price * qty * tax", expect: { content: L("let total = price * qty * tax;"), matcher: "whitespace-normalised" } },
+  { name: "internal whitespace differs", file: L("call(a,   b);", "next();"), search: "call(a, b);\nnext();", replacement: "call(b, a);\nnext();", expect: { content: L("call(b,   a);", "next();"), matcher: "whitespace-normalised" } },
+  { name: "single line with different spacing inside a longer line", file: L("let total = price  *  qty;"), search: "price * qty", replacement: "price * qty * tax", expect: { content: L("let total = price  *  qty * tax;"), matcher: "whitespace-normalised" } },
 
   // --- escaped text ------------------------------------------------------------------------------
   { name: "escaped newlines in search and replacement", file: L("function a() {", "  return 1;", "}"), search: "function a() {\\n  return 1;\\n}", replacement: "function a() {\\n  return 2;\\n}", expect: { content: L("function a() {", "  return 2;", "}"), matcher: "escape-normalised" } },
@@ -134,11 +134,11 @@ export const EDIT_CORPUS: EditCase[] = [
   { name: "literal backslash-n in file matches exactly", file: L('printf("a\\n");'), search: 'printf("a\\n");', replacement: 'printf("b\\n");', expect: { content: L('printf("b\\n");'), matcher: "exact" } },
 
   // --- typographic characters --------------------------------------------------------------------
-  { name: "curly quotes in file, straight in search", file: L("title = “Hello”", "other"), search: 'title = "Hello"', replacement: 'title = "Hi"', expect: { content: L('title = "Hi"', "other"), matcher: "unicode-normalised" } },
+  { name: "curly quotes in file, straight in search", file: L("title = “Hello”", "other"), search: 'title = "Hello"', replacement: 'title = "Hi"', expect: { content: L("title = “Hi”", "other"), matcher: "unicode-normalised" } },
   { name: "straight quotes in file, curly in search", file: L("msg = 'don't'"), search: "msg = ‘don’t’", replacement: "msg = 'do'", expect: { content: L("msg = 'do'"), matcher: "unicode-normalised" } },
-  { name: "em dash vs hyphen", file: L("A range 1—5", "next"), search: "A range 1-5\nnext", replacement: "A range 1-6\nnext", expect: { content: L("A range 1-6", "next"), matcher: "unicode-normalised" } },
+  { name: "em dash vs hyphen", file: L("A range 1—5", "next"), search: "A range 1-5\nnext", replacement: "A range 1-6\nnext", expect: { content: L("A range 1—6", "next"), matcher: "unicode-normalised" } },
   { name: "ellipsis vs three dots", file: L("Loading…"), search: "Loading...", replacement: "Loaded", expect: { content: L("Loaded"), matcher: "unicode-normalised" } },
-  { name: "non-breaking space in file", file: L("a\u00a0= 1"), search: "a = 1", replacement: "a = 2", expect: { content: L("a = 2") } },
+  { name: "non-breaking space in file", file: L("a\u00a0= 1"), search: "a = 1", replacement: "a = 2", expect: { content: L("a\u00a0= 2") } },
   { name: "decomposed accent in file, composed in search", file: L("name = 'Rene\u0301'"), search: "name = 'Ren\u00e9'", replacement: "name = 'Anna'", expect: { content: L("name = 'Anna'"), matcher: "unicode-normalised" } },
 
   // --- blank lines -------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ export const EDIT_CORPUS: EditCase[] = [
     file: L("if (ok) {", "      go();", "} else { stop(); }"),
     search: "if (ok) {\n  go();\n} else",
     replacement: "if (ready) {\n  go();\n} else",
-    expect: { content: L("if (ready) {", "  go();", "} else { stop(); }"), matcher: "trimmed-boundary" },
+    expect: { content: L("if (ready) {", "      go();", "} else { stop(); }"), matcher: "trimmed-boundary" },
   },
 
   // --- CRLF and BOM ------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ export const EDIT_CORPUS: EditCase[] = [
     file: L("foo", "foo.bar()"),
     search: "foo",
     replacement: "baz",
-    expect: { content: L("baz", "foo.bar()"), matcher: "line-trimmed", line: 1 },
+    expect: { refuse: "multiple", lines: [1, 2] },
   },
   {
     name: "exact match wins over a fuzzy look-alike",

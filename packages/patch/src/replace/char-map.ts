@@ -1,0 +1,177 @@
+// Writes a replacement in the file's own characters. A fuzzy match found the file's text F for the
+// model's search S only after normalising (curly vs straight quotes, dashes, NBSP, NFC vs NFD,
+// zero-width characters, tabs vs spaces inside a line); the model's replacement R was typed in S's
+// terms. Every stretch of R that the model kept from S is written as the file has it, so text the
+// edit did not mean to change stays byte for byte; text the model added follows the file's
+// conventions seen in the match (a straight-quote program never gains a curly quote).
+import { diffArrays } from "diff";
+import { foldPunctuation } from "../text/normalize.js";
+import { stripInvisible } from "../text/invisible.js";
+
+// Tokens: one zero-width character; a whitespace run (U+FEFF excluded, it is \s for JS); a word with
+// its combining marks; any other character with its combining marks.
+const TOKEN = /[\u200B-\u200D\u2060\uFEFF]|[^\S\uFEFF]+|[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*|[^][\p{M}]*/gu;
+
+function tokenize(text: string): string[] {
+  return text.match(TOKEN) ?? [];
+}
+
+/** Both pieces mean the same text once normalised (so the file's form may stand for the search's). */
+function equivalent(a: string, b: string): boolean {
+  const canon = (s: string): string => foldPunctuation(stripInvisible(s)).normalize("NFC").replace(/\s+/g, " ");
+  return canon(a) === canon(b);
+}
+
+/** A stretch of S (tokens `from..to`) that the file writes as `file`. */
+interface Chunk {
+  from: number;
+  to: number;
+  file: string;
+}
+
+/** What the match taught about the file's conventions, applied to text the model added. */
+export class Conventions {
+  private readonly forms = new Map<string, string>();
+  private nfd = false;
+  private nfc = false;
+
+  /** Records the characters of one normalised stretch (search form → file form). */
+  learn(search: string, file: string): void {
+    const s = [...search];
+    const f = [...file];
+    if (s.length === f.length) {
+      for (let i = 0; i < s.length; i++) this.note(s[i]!, f[i]!);
+    } else if (search === "..." || file === "...") this.note(search, file);
+    if (file !== file.normalize("NFC")) this.nfd = true;
+    else if (search !== search.normalize("NFC")) this.nfc = true;
+  }
+
+  private note(search: string, file: string): void {
+    if (search === file) return;
+    const key = classOf(search);
+    if (key && classOf(file) === key) this.forms.set(key, file);
+    // The file writes a plain hyphen where the model wrote a dash: added dashes become hyphens.
+    else if (key === "dash" && file === "-") this.forms.set(key, file);
+  }
+
+  /** Added text in the file's conventions. */
+  apply(text: string, before: string): string {
+    let out = "";
+    let previous = before;
+    for (const char of text) {
+      let c = char;
+      const key = classOf(char);
+      const form = key ? this.forms.get(key) : undefined;
+      if (form !== undefined) c = styled(key!, form, previous);
+      out += c;
+      previous = c;
+    }
+    if (this.nfd) return out.normalize("NFD");
+    if (this.nfc) return out.normalize("NFC");
+    return out;
+  }
+}
+
+/** The character class a fold maps together: double quotes, single quotes, dashes, ellipsis. */
+function classOf(char: string): string | undefined {
+  if (/^["\u201C\u201D\u201E\u201F]$/.test(char)) return "double";
+  if (/^['\u2018\u2019\u201A\u201B]$/.test(char)) return "single";
+  if (char === "..." || char === "\u2026") return "ellipsis";
+  if (/^[\u2013\u2014]$/.test(char)) return "dash";
+  return undefined;
+}
+
+/** The file's form of a class, curly quotes turned by position (opening after a space or bracket). */
+function styled(key: string, form: string, previous: string): string {
+  const opening = previous === "" || /[\s([{\u2014\u2013-]$/.test(previous);
+  if (key === "double" && /[\u201C\u201D]/.test(form)) return opening ? "\u201C" : "\u201D";
+  if (key === "single" && /[\u2018\u2019]/.test(form)) return opening ? "\u2018" : "\u2019";
+  return form;
+}
+
+/**
+ * `replacement` with every stretch kept from `search` written as `file` has it. `search` and `file`
+ * must be the two sides of one match (equal once normalised); `conventions` gathers what they teach.
+ */
+export function mapReplacement(search: string, file: string, replacement: string, conventions: Conventions): string {
+  if (search === file) return replacement;
+  const s = tokenize(search);
+  const chunks = alignChunks(s, tokenize(file), conventions);
+  if (chunks.length === 0) return conventions.apply(replacement, "");
+  const r = tokenize(replacement);
+  // For each search token: the replacement token index that keeps it (undefined when R dropped it).
+  const kept = new Array<number | undefined>(s.length);
+  let si = 0;
+  let ri = 0;
+  for (const part of diffArrays(s, r)) {
+    const n = part.value.length;
+    if (part.added) ri += n;
+    else if (part.removed) si += n;
+    else for (let k = 0; k < n; k++) kept[si++] = ri++;
+  }
+  // Replacement tokens replaced by a file stretch (first token gets the file text, the rest nothing).
+  const substitute = new Map<number, string>();
+  const covered = new Set<number>();
+  const insertBefore = new Map<number, string>();
+  for (const chunk of chunks) {
+    if (chunk.from === chunk.to) {
+      // The file has something the search lacks here (a zero-width character, extra space): kept
+      // when the model kept both neighbours together.
+      const left = chunk.from > 0 ? kept[chunk.from - 1] : -1;
+      const right = chunk.to < s.length ? kept[chunk.to] : r.length;
+      if (left !== undefined && right !== undefined && right === left + 1) insertBefore.set(right, (insertBefore.get(right) ?? "") + chunk.file);
+      continue;
+    }
+    const at = kept[chunk.from];
+    let whole = at !== undefined;
+    for (let k = chunk.from; k < chunk.to && whole; k++) whole = kept[k] === at! + (k - chunk.from);
+    if (!whole) continue;
+    substitute.set(at!, chunk.file);
+    for (let k = at! + 1; k < at! + (chunk.to - chunk.from); k++) covered.add(k);
+  }
+  const fromSearch = new Set(kept.filter((k): k is number => k !== undefined));
+  let out = "";
+  for (let k = 0; k <= r.length; k++) {
+    out += insertBefore.get(k) ?? "";
+    if (k === r.length) break;
+    if (covered.has(k)) continue;
+    const sub = substitute.get(k);
+    if (sub !== undefined) out += sub;
+    else out += fromSearch.has(k) ? r[k]! : conventions.apply(r[k]!, out);
+  }
+  return out;
+}
+
+/** The stretches where search and file differ only by normalisation (others, typos, are not mapped). */
+function alignChunks(s: string[], f: string[], conventions: Conventions): Chunk[] {
+  const chunks: Chunk[] = [];
+  let si = 0;
+  let pending: { from: number; search: string; file: string } | undefined;
+  const flush = (): void => {
+    if (pending && equivalent(pending.search, pending.file)) {
+      chunks.push({ from: pending.from, to: si, file: pending.file });
+      conventions.learn(pending.search, pending.file);
+    }
+    pending = undefined;
+  };
+  for (const part of diffArrays(s, f)) {
+    const text = part.value.join("");
+    if (!part.added && !part.removed) {
+      flush();
+      si += part.value.length;
+      continue;
+    }
+    pending ??= { from: si, search: "", file: "" };
+    if (part.removed) {
+      pending.search += text;
+      si += part.value.length;
+    } else pending.file += text;
+  }
+  flush();
+  return chunks;
+}
+
+/** Records in `conventions` what one matched pair of search and file text teaches. */
+export function learnConventions(search: string, file: string, conventions: Conventions): void {
+  if (search !== file) alignChunks(tokenize(search), tokenize(file), conventions);
+}

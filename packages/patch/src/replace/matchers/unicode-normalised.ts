@@ -1,0 +1,59 @@
+// unicode-normalised: curly quotes, dashes, ellipsis, odd spaces, zero-width characters and accents
+// folded, whitespace collapsed; whole lines, or a one-line search inside a line.
+import { type Candidate, type MatchContext, type Matcher } from "../candidate.js";
+import { isInvisible } from "../../text/invisible.js";
+import { canonicalUnicode, collapseWhitespace, foldPunctuation } from "../../text/normalize.js";
+import { matchingWindows } from "./line-windows.js";
+
+const unicodeLine = (line: string): string => collapseWhitespace(canonicalUnicode(line));
+
+export const unicodeNormalisedMatcher: Matcher = {
+  name: "unicode-normalised",
+  find: (ctx) => {
+    const found = matchingWindows(ctx, unicodeLine);
+    if (ctx.search.lines.length === 1) found.push(...inlineMatches(ctx, ctx.search.lines[0]!));
+    return found;
+  },
+};
+
+/** A line folded character by character, with the offset in the line each folded character came from. */
+function fold(line: string): { text: string; from: number[]; to: number[] } {
+  let text = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  let i = 0;
+  for (const char of line) {
+    const end = i + char.length;
+    if (!isInvisible(char)) {
+      const folded = /\s/.test(char) ? " " : foldPunctuation(char);
+      if (!(folded === " " && text.endsWith(" "))) {
+        for (const c of folded) {
+          text += c;
+          from.push(i);
+          to.push(end);
+        }
+      } else to[to.length - 1] = end;
+    }
+    i = end;
+  }
+  return { text, from, to };
+}
+
+/** A one-line search found inside a line once both are folded (NFC aside: offsets would not map back). */
+function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
+  const needle = fold(searchLine.trim()).text;
+  if (needle === "" || !/[^\x00-\x7f]/.test(ctx.view.text)) return [];
+  const found: Candidate[] = [];
+  ctx.view.lines.forEach((line, i) => {
+    if (!/[^\x00-\x7f]/.test(line)) return;
+    const f = fold(line);
+    for (let at = f.text.indexOf(needle); at !== -1; at = f.text.indexOf(needle, at + 1)) {
+      const start = ctx.view.starts[i]! + f.from[at]!;
+      const end = ctx.view.starts[i]! + f.to[at + needle.length - 1]!;
+      // Whole-line matches are already in the list; a match must not start or end on a folded space.
+      if (line.slice(f.from[at]!, f.to[at + needle.length - 1]!).trim() === line.trim()) continue;
+      found.push({ start, end });
+    }
+  });
+  return found;
+}

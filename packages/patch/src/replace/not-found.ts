@@ -1,0 +1,30 @@
+// The refusal when no reading of the search matched: where the closest text is (zero-width
+// characters spelt out, so the model sees why its copy differs), and what to fix.
+import { ReplaceError } from "../errors.js";
+import { showInvisible } from "../text/invisible.js";
+import { findNearMiss } from "../text/near-miss.js";
+import { prefixedLineCount } from "./line-prefix.js";
+import type { SearchVariant } from "./search-variants.js";
+import type { TextView } from "./view.js";
+
+/** The `not_found` error for a search none of whose `variants` matched. */
+export function notFound(view: TextView, variants: readonly SearchVariant[]): ReplaceError {
+  // The near miss of the reading the model most likely meant: without line numbers when it had them.
+  const meant = variants.find((v) => v.kind === "line-numbers") ?? variants[0]!;
+  const lines = meant.search.replace(/\n$/, "").split("\n");
+  const nearMiss = findNearMiss(view.lines, lines);
+  const asWritten = variants[0]!.search.replace(/\n$/, "").split("\n");
+  const prefixed = prefixedLineCount(asWritten);
+  let hint = "";
+  if (prefixed > 0 && !variants.some((v) => v.kind === "line-numbers")) {
+    hint += ` ${prefixed} of the ${asWritten.length} lines of oldString start with a line number and the others do not (or the numbers are not consecutive): copy the text without the line-number prefixes of the file view.`;
+  }
+  if (nearMiss) {
+    const shown = showInvisible(nearMiss.text);
+    const invisible = shown !== nearMiss.text ? " (zero-width characters shown as \\uXXXX; they need not be typed)" : "";
+    hint += ` The closest text is at lines ${nearMiss.startLine}-${nearMiss.endLine} (similarity ${nearMiss.similarity})${invisible}:\n${shown}\nCopy oldString exactly from the file (re-read it if it may have changed).`;
+    return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found", nearMiss: { ...nearMiss, text: shown } });
+  }
+  hint += " Re-read the file and copy oldString exactly, including whitespace and indentation.";
+  return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found" });
+}
