@@ -115,11 +115,12 @@ export function mapReplacement(search: string, file: string, replacement: string
   const insertBefore = new Map<number, string>();
   for (const chunk of chunks) {
     if (chunk.from === chunk.to) {
-      // The file has something the search lacks here (a zero-width character, extra space): kept
-      // when the model kept both neighbours together.
+      // The file has something the search lacks here (a zero-width character): kept next to the
+      // neighbour the model kept (after the left one, else before the right one).
       const left = chunk.from > 0 ? kept[chunk.from - 1] : -1;
       const right = chunk.to < s.length ? kept[chunk.to] : r.length;
-      if (left !== undefined && right !== undefined && right === left + 1) insertBefore.set(right, (insertBefore.get(right) ?? "") + chunk.file);
+      const before = left !== undefined ? left + 1 : right;
+      if (before !== undefined) insertBefore.set(before, (insertBefore.get(before) ?? "") + chunk.file);
       continue;
     }
     const at = kept[chunk.from];

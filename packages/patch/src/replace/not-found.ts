@@ -17,7 +17,8 @@ export function notFound(view: TextView, variants: readonly SearchVariant[]): Re
   const prefixed = prefixedLineCount(asWritten);
   let hint = "";
   if (prefixed > 0 && !variants.some((v) => v.kind === "line-numbers")) {
-    hint += ` ${prefixed} of the ${asWritten.length} lines of oldString start with a line number and the others do not (or the numbers are not consecutive): copy the text without the line-number prefixes of the file view.`;
+    const why = prefixed < asWritten.length ? `${prefixed} of the ${asWritten.length} lines of oldString start with a line number and the others do not` : "The lines of oldString start with line numbers that are not consecutive";
+    hint += ` ${why}: copy the text without the line-number prefixes of the file view.`;
   }
   if (nearMiss) {
     const shown = showInvisible(nearMiss.text);

@@ -5,6 +5,7 @@ import { diffArrays } from "diff";
 import { ReplaceError } from "../errors.js";
 import { indentOf } from "../text/normalize.js";
 import type { Candidate, MatchContext } from "./candidate.js";
+import { lineAt } from "./view.js";
 import { Conventions, learnConventions, mapReplacement } from "./char-map.js";
 import { type IndentMap, type IndentPair, detectFileUnit, inferIndentMap } from "./indent-map.js";
 
@@ -13,7 +14,7 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
   const { view, search } = ctx;
   if (!c.pairs) {
     const file = view.text.slice(c.start, c.end).replace(/\r\n/g, "\n");
-    return mapReplacement(search.text, file, replacement, new Conventions());
+    return mapReplacement(search.text, file, withoutRepeatedIndent(ctx, c, replacement), new Conventions());
   }
   const fileLineOf = new Map(c.pairs);
   const sLines = search.lines;
@@ -92,4 +93,17 @@ function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[])
       return map;
     },
   };
+}
+
+/**
+ * A search that starts at a line's text (after its indentation) with a replacement that starts with
+ * that same indentation: the model wrote the whole line in newString, so the indentation is not
+ * written twice.
+ */
+function withoutRepeatedIndent(ctx: MatchContext, c: Candidate, replacement: string): string {
+  const { view, search } = ctx;
+  const lineStart = view.starts[lineAt(view, c.start)]!;
+  const before = view.text.slice(lineStart, c.start);
+  if (before === "" || before.trim() !== "" || /^\s/.test(search.text)) return replacement;
+  return replacement.startsWith(before) && !/^\s/.test(replacement.slice(before.length)) ? replacement.slice(before.length) : replacement;
 }

@@ -27,8 +27,8 @@ function fold(line: string): { text: string; from: number[]; to: number[] } {
     if (!isInvisible(char)) {
       const folded = /\s/.test(char) ? " " : foldPunctuation(char);
       if (!(folded === " " && text.endsWith(" "))) {
-        for (const c of folded) {
-          text += c;
+        text += folded;
+        for (let u = 0; u < folded.length; u++) {
           from.push(i);
           to.push(end);
         }
@@ -48,6 +48,9 @@ function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
     if (!/[^\x00-\x7f]/.test(line)) return;
     const f = fold(line);
     for (let at = f.text.indexOf(needle); at !== -1; at = f.text.indexOf(needle, at + 1)) {
+      const last = at + needle.length - 1;
+      // Only whole characters of the line: not half a surrogate pair, not one dot of an ellipsis.
+      if ((at > 0 && f.from[at - 1] === f.from[at]) || (last + 1 < f.to.length && f.to[last + 1] === f.to[last])) continue;
       const start = ctx.view.starts[i]! + f.from[at]!;
       const end = ctx.view.starts[i]! + f.to[at + needle.length - 1]!;
       // Whole-line matches are already in the list; a match must not start or end on a folded space.
