@@ -8,9 +8,9 @@ import { diffArrays } from "diff";
 import { foldPunctuation } from "../text/normalize.js";
 import { stripInvisible } from "../text/invisible.js";
 
-// Tokens: one zero-width character; a whitespace run (U+FEFF excluded, it is \s for JS); a word with
-// its combining marks; any other character with its combining marks.
-const TOKEN = /[\u200B-\u200D\u2060\uFEFF]|[^\S\uFEFF]+|[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*|[^][\p{M}]*/gu;
+// Tokens: a run of whitespace and zero-width characters; a word with its combining marks; any other
+// character with its combining marks.
+const TOKEN = /[\s\u200B-\u200D\u2060\uFEFF]+|[\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*|[^][\p{M}]*/gu;
 
 function tokenize(text: string): string[] {
   return text.match(TOKEN) ?? [];
@@ -143,30 +143,45 @@ export function mapReplacement(search: string, file: string, replacement: string
   return out;
 }
 
-/** The stretches where search and file differ only by normalisation (others, typos, are not mapped). */
+/** One token in canonical form (whitespace as one space), for aligning search and file. */
+function canonToken(token: string): string {
+  return foldPunctuation(stripInvisible(token)).normalize("NFC").replace(/\s+/g, " ");
+}
+
+/**
+ * The stretches where search and file differ only by normalisation (others, typos, are not mapped).
+ * Tokens are aligned on their canonical forms, so `-` pairs with `—` and a space with a tab even where
+ * a raw alignment would pair the space with a later one.
+ */
 function alignChunks(s: string[], f: string[], conventions: Conventions): Chunk[] {
   const chunks: Chunk[] = [];
   let si = 0;
+  let fi = 0;
   let pending: { from: number; search: string; file: string } | undefined;
+  const add = (from: number, to: number, search: string, file: string): void => {
+    if (!equivalent(search, file)) return;
+    chunks.push({ from, to, file });
+    conventions.learn(search, file);
+  };
   const flush = (): void => {
-    if (pending && equivalent(pending.search, pending.file)) {
-      chunks.push({ from: pending.from, to: si, file: pending.file });
-      conventions.learn(pending.search, pending.file);
-    }
+    if (pending) add(pending.from, si, pending.search, pending.file);
     pending = undefined;
   };
-  for (const part of diffArrays(s, f)) {
-    const text = part.value.join("");
+  for (const part of diffArrays(s, f, { comparator: (a, b) => a === b || canonToken(a) === canonToken(b) })) {
+    const n = part.value.length;
     if (!part.added && !part.removed) {
       flush();
-      si += part.value.length;
+      for (let k = 0; k < n; k++, si++, fi++) if (s[si] !== f[fi]) add(si, si + 1, s[si]!, f[fi]!);
       continue;
     }
     pending ??= { from: si, search: "", file: "" };
     if (part.removed) {
-      pending.search += text;
-      si += part.value.length;
-    } else pending.file += text;
+      pending.search += s.slice(si, si + n).join("");
+      si += n;
+    } else {
+      pending.file += f.slice(fi, fi + n).join("");
+      fi += n;
+    }
   }
   flush();
   return chunks;

@@ -22,7 +22,10 @@ export function searchVariants(search: string, replacement: string): SearchVaria
     const stripped = stripPrefix(searchLines, style).join("\n") + (trailing ? "\n" : "");
     const rTrailing = replacement.endsWith("\n");
     const rLines = (rTrailing ? replacement.slice(0, -1) : replacement).split("\n");
-    const newText = stripPrefix(rLines, style).join("\n") + (rTrailing ? "\n" : "");
+    // The replacement's own prefixes go too, in the search's style or another one it uses throughout.
+    const rStyle = detectPrefix(rLines);
+    const rStripped = stripPrefix(rStyle && rStyle.separator !== style.separator ? stripPrefix(rLines, rStyle) : rLines, style);
+    const newText = rStripped.join("\n") + (rTrailing ? "\n" : "");
     if (stripped.trim() !== "") variants.push({ kind: "line-numbers", search: stripped, replacement: newText });
   }
   const unescaped = unescapeText(search);
