@@ -108,3 +108,28 @@ describe("bad input", () => {
     }
   });
 });
+
+describe("the README's examples", () => {
+  it.each([
+    ["    x = 1\n", "     4\t    x = 1", "     4\t    x = 2", "    x = 2\n"],
+    ["    if a:\n        b()\n", "if a:\n  b()", "if a:\n  b()\n  c()", "    if a:\n        b()\n        c()\n"],
+    ["a\t= 1\n", "a = 1", "a = 2", "a\t= 2\n"],
+    ["say “hi” — ok\n", 'say "hi" - ok', 'say "hi" - ok "bye"', "say “hi” — ok “bye”\n"],
+    ["s = 'a'\n", "s = ‘a’", "s = ‘b’", "s = 'b'\n"],
+    ["10\u00a0€\n", "10 €", "12 €", "12\u00a0€\n"],
+    ["Rene\u0301\n", "Ren\u00e9", "Ren\u00e9 Martin", "Rene\u0301 Martin\n"],
+    ["api\u200bKey = 1\n", "apiKey = 1", "apiKey = 2", "api\u200bKey = 2\n"],
+    ['f("x")\n', 'f(\\"x\\")', 'f(\\"y\\")', 'f("y")\n'],
+    ['f("x")\n', 'f(\\"x\\")', 'f("y\\n")', 'f("y\\n")\n'],
+    ["    return 1\n", "return 1", "    return 2", "    return 2\n"],
+  ])("%j: %j → %j", (file, search, replacement, expected) => {
+    expect(replace(file, search, replacement).content).toBe(expected);
+  });
+
+  it("refuses the README's refusals", () => {
+    expect(refusal(() => replace("x = 1\n", "x = 1", "     4\tx = 2")).code).toBe("line_number_prefix");
+    expect(refusal(() => replace("if a:\n    b()\nc()\n", "if a:\n  b()\n  c()", "if a:\n  b()\n  d()")).code).toBe("indentation_mismatch");
+    expect(refusal(() => replace("stop\nstop now\n", "stop", "go")).matches).toEqual([1, 2]);
+    expect(refusal(() => replace("cafe\u0301\n", "cafe", "tea")).code).toBe("not_found");
+  });
+});

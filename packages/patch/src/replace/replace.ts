@@ -137,8 +137,11 @@ function refusePrefixedReplacement(search: string, replacement: string, view: Te
   const rLines = replacement.replace(/\n$/, "").split("\n");
   const style = detectPrefix(rLines);
   if (!style || detectPrefix(search.replace(/\n$/, "").split("\n")) || fileUsesPrefix(view.lines, style)) return;
-  const first = Number(/\d+/.exec(rLines.find((l) => l.trim() !== "") ?? "")?.[0]);
-  if (rLines.length < 2 && Math.abs(first - line) > 2) return;
+  const firstLine = rLines.find((l) => l.trim() !== "") ?? "";
+  // One line in a plain style (`5: `, `5|`) may be real content; the read tool's padded form and
+  // the arrow are not, and a number at the matched line is a copied one.
+  const unmistakable = /^ *\d+(\t|→)/.test(firstLine) && (style.separator === "→" || /^ *\d+\t/.exec(firstLine)![0].length >= 7);
+  if (rLines.length < 2 && !unmistakable && Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) > 2) return;
   throw new ReplaceError(
     `newString starts its lines with line numbers (${describePrefix(style)}), as a file view shows them, but oldString does not; they would be written into the file. Nothing was changed. Give newString without the line-number prefixes.`,
     { code: "line_number_prefix" },
