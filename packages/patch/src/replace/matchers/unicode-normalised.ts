@@ -16,30 +16,34 @@ export const unicodeNormalisedMatcher: Matcher = {
   },
 };
 
-/** A line folded character by character, with the offset in the line each folded character came from. */
+// A character with the combining marks that follow it: folded as one, so `e` + U+0301 compares as `é`.
+const CLUSTER = /[^][\p{M}]*/gu;
+
+/** A line folded character by character, with the span of the line each folded character came from. */
 function fold(line: string): { text: string; from: number[]; to: number[] } {
   let text = "";
   const from: number[] = [];
   const to: number[] = [];
-  let i = 0;
-  for (const char of line) {
-    const end = i + char.length;
-    if (!isInvisible(char)) {
-      const folded = /\s/.test(char) ? " " : foldPunctuation(char);
-      if (!(folded === " " && text.endsWith(" "))) {
-        text += folded;
-        for (let u = 0; u < folded.length; u++) {
-          from.push(i);
-          to.push(end);
-        }
-      } else to[to.length - 1] = end;
+  for (const m of line.matchAll(CLUSTER)) {
+    const cluster = m[0];
+    const start = m.index;
+    const end = start + cluster.length;
+    if (isInvisible(cluster)) continue;
+    const folded = /^\s$/.test(cluster) ? " " : foldPunctuation(cluster).normalize("NFC");
+    if (folded === " " && text.endsWith(" ")) {
+      to[to.length - 1] = end;
+      continue;
     }
-    i = end;
+    text += folded;
+    for (let u = 0; u < folded.length; u++) {
+      from.push(start);
+      to.push(end);
+    }
   }
   return { text, from, to };
 }
 
-/** A one-line search found inside a line once both are folded (NFC aside: offsets would not map back). */
+/** A one-line search found inside a line once both are folded. */
 function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
   const needle = fold(searchLine.trim()).text;
   if (needle === "" || !/[^\x00-\x7f]/.test(ctx.view.text)) return [];
