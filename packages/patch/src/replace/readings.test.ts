@@ -1,19 +1,10 @@
 // The readings of an edit and how the replacement is written, on the bad inputs the issue lists.
 import { describe, expect, it } from "vitest";
 import { ReplaceError, replace } from "../index.js";
+import { L, numbered } from "./corpus/helpers.js";
+import { refusal } from "./expect-refusal.js";
 
-function refusal(fn: () => unknown): ReplaceError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReplaceError);
-    return error as ReplaceError;
-  }
-  throw new Error("expected a ReplaceError");
-}
-
-const L = (...lines: string[]): string => `${lines.join("\n")}\n`;
-const read = (first: number, ...lines: string[]): string => lines.map((l, k) => `${String(first + k).padStart(6)}\t${l}`).join("\n");
+const read = numbered;
 
 describe("line-number prefixes", () => {
   const file = L("a = 1", "b = 2", "c = 3");
