@@ -61,7 +61,8 @@ export function inferIndentMap(pairs: readonly IndentPair[], replacementIndents:
     const rDeltas = replacementIndents.filter((i) => kindOf([i]) === (sKind ?? kindOf([i]))).map((i) => width(i) - x0).filter((d) => d > 0);
     unitS = rDeltas.length > 0 ? rDeltas.reduce(gcd) : 1;
   }
-  const file = fileUnit();
+  // The file's own unit is looked at only when the matched lines do not show it.
+  const file = fKind === undefined || unitF === undefined ? fileUnit() : undefined;
   const outKind: Kind = fKind ?? file?.kind ?? sKind ?? "space";
   // Without deeper matched lines, a level of the model's is a level of the file's.
   unitF ??= file && file.kind === outKind ? file.width : outKind === "tab" ? 1 : unitS;

@@ -8,7 +8,8 @@ import { ReplaceError } from "../errors.js";
 import { BOM, dominantEol, stripBom } from "../text/lines.js";
 import { onCharacterBoundaries } from "./boundaries.js";
 import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search } from "./candidate.js";
-import { detectPrefix, describePrefix, fileUsesPrefix } from "./line-prefix.js";
+import { similarity } from "../text/similarity.js";
+import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
 import { indentationFlexibleMatcher, lineTrimmedMatcher } from "./matchers/line-windows.js";
 import { notFound } from "./not-found.js";
@@ -84,8 +85,14 @@ export function replace(content: string, oldString: string, newString: string, o
     }
     const starts = found.chosen.map((c) => lineAt(view, c.start) + 1);
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
-    let out = text;
-    for (const c of [...found.chosen].reverse()) out = out.slice(0, c.start) + adapt(transcribe(ctx, c, variant.replacement)) + out.slice(c.end);
+    const pieces: string[] = [];
+    let at = 0;
+    for (const c of found.chosen) {
+      pieces.push(text.slice(at, c.start), adapt(transcribe(ctx, c, variant.replacement)));
+      at = c.end;
+    }
+    pieces.push(text.slice(at));
+    const out = pieces.join("");
     const matcher = variant.kind === "unescaped" ? "escape-normalised" : found.matcher;
     if (out === text) {
       throw new ReplaceError(`The file already contains the replacement text at line ${starts[0]} (matched by ${matcher}); nothing to change.`, {
@@ -138,10 +145,14 @@ function refusePrefixedReplacement(search: string, replacement: string, view: Te
   const style = detectPrefix(rLines);
   if (!style || detectPrefix(search.replace(/\n$/, "").split("\n")) || fileUsesPrefix(view.lines, style)) return;
   const firstLine = rLines.find((l) => l.trim() !== "") ?? "";
-  // One line in a plain style (`5: `, `5|`) may be real content; the read tool's padded form and
-  // the arrow are not, and a number at the matched line is a copied one.
+  // One line in a plain style (`5: `, `5|`) may be real content. It is a copied prefix when it is in
+  // the read tool's padded form or the arrow's, numbers the matched line, or is all that keeps the
+  // line from resembling oldString (`12: x = 2` for `x = 1`).
   const unmistakable = /^ *\d+(\t|→)/.test(firstLine) && (style.separator === "→" || /^ *\d+\t/.exec(firstLine)![0].length >= 7);
-  if (rLines.length < 2 && !unmistakable && Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) > 2) return;
+  const atLine = Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) <= 2;
+  const bare = stripPrefix([firstLine], style)[0]!.trim();
+  const resembles = similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
+  if (rLines.length < 2 && !unmistakable && !atLine && !resembles) return;
   throw new ReplaceError(
     `newString starts its lines with line numbers (${describePrefix(style)}), as a file view shows them, but oldString does not; they would be written into the file. Nothing was changed. Give newString without the line-number prefixes.`,
     { code: "line_number_prefix" },

@@ -5,7 +5,7 @@ import { diffArrays } from "diff";
 import { ReplaceError } from "../errors.js";
 import { indentOf } from "../text/normalize.js";
 import type { Candidate, MatchContext } from "./candidate.js";
-import { lineAt } from "./view.js";
+import { type TextView, lineAt } from "./view.js";
 import { Conventions, learnConventions, mapReplacement } from "./char-map.js";
 import { type IndentMap, type IndentPair, detectFileUnit, inferIndentMap } from "./indent-map.js";
 
@@ -80,7 +80,7 @@ function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[])
       if (map) return map;
       const nonBlank = rLines.filter((l) => l.trim() !== "");
       const first = pairs[0];
-      const inferred = inferIndentMap(pairs, nonBlank.map(indentOf), () => detectFileUnit(view.lines));
+      const inferred = inferIndentMap(pairs, nonBlank.map(indentOf), () => fileUnitOf(view));
       if ("conflict" in inferred) {
         const p = inferred.conflict;
         throw new ReplaceError(
@@ -93,6 +93,13 @@ function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[])
       return map;
     },
   };
+}
+
+// The file's indentation unit, worked out once per file (replaceAll maps many blocks of one file).
+const fileUnits = new WeakMap<TextView, ReturnType<typeof detectFileUnit>>();
+function fileUnitOf(view: TextView): ReturnType<typeof detectFileUnit> {
+  if (!fileUnits.has(view)) fileUnits.set(view, detectFileUnit(view.lines));
+  return fileUnits.get(view);
 }
 
 /**
