@@ -57,7 +57,10 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
     }
   }
   flush();
-  return out.join("\n");
+  const written = out.join("\n");
+  // The search ended with a newline but matched the file's last line, which has none: none is added.
+  const atEnd = c.end === view.text.length && !view.text.endsWith("\n");
+  return search.trailingNewline && atEnd && written.endsWith("\n") ? written.slice(0, -1) : written;
 }
 
 /** A line without its indentation and trailing whitespace. */

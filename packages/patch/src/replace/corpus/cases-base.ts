@@ -176,7 +176,8 @@ export const BASE_CASES: EditCase[] = [
     { name: "CRLF file, added lines become CRLF", file: CRLF("start", "end"), search: "start", replacement: "start\nmiddle", expect: { content: CRLF("start", "middle", "end") } },
     { name: "CRLF file with wrong indentation", file: CRLF("def f():", "    return 1"), search: "return 1", replacement: "return 2", expect: { content: CRLF("def f():", "    return 2") } },
     { name: "CRLF file with fuzzy multi-line match", file: CRLF("  a = 1", "  b = 2", "c"), search: "a = 1\nb = 2", replacement: "a = 1\nb = 3", expect: { content: CRLF("  a = 1", "  b = 3", "c"), matcher: "line-trimmed" } },
-    { name: "BOM is kept", file: "\ufeffone\ntwo\n", search: "one", replacement: "ONE", expect: { content: "\ufeffONE\ntwo\n", line: 1 } },
+    { name: "search ending in a newline matches a last line without one", file: "a\n  b", search: "b\n", replacement: "c\n", expect: { content: "a\n  c" } },
+  { name: "BOM is kept", file: "\ufeffone\ntwo\n", search: "one", replacement: "ONE", expect: { content: "\ufeffONE\ntwo\n", line: 1 } },
     { name: "BOM in search is ignored", file: "\ufeffone\ntwo\n", search: "\ufeffone\ntwo", replacement: "1\n2", expect: { content: "\ufeff1\n2\n" } },
 
   ]),

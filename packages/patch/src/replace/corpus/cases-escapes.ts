@@ -40,6 +40,13 @@ export const ESCAPE_AND_ELISION_CASES: EditCase[] = [
       replacement: '  const joined = tail.join("\\n\\n");',
       expect: { content: js.replace('join("\\n")', 'join("\\n\\n")'), matcher: "exact" },
     },
+    {
+      name: "double-escaped regular expression",
+      file: L("const digits = /\\d+/;"),
+      search: "const digits = /\\\\d+/;",
+      replacement: "const digits = /\\\\d*/;",
+      expect: { content: L("const digits = /\\d*/;"), matcher: "escape-normalised" },
+    },
   ]),
   ...inCategory("elisions", [
     {

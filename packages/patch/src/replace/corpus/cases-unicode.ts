@@ -96,4 +96,11 @@ export const UNICODE_CASES: EditCase[] = inCategory("unicode", [
     replacement: "Pages 10-14...\nend",
     expect: { content: L("Pages 10–14…", "end") },
   },
+  {
+    name: "CRLF file with curly quotes, new lines CRLF and curly",
+    file: "say “hi”\r\nend\r\n",
+    search: 'say "hi"\nend',
+    replacement: 'say "yo"\nend\nsay "bye"',
+    expect: { content: "say “yo”\r\nend\r\nsay “bye”\r\n" },
+  },
 ]);
