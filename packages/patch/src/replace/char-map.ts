@@ -29,11 +29,30 @@ interface Chunk {
   file: string;
 }
 
-/** What the match taught about the file's conventions, applied to text the model added. */
+/** The plain form of each class; a typographic form is adopted only by a file that never uses it. */
+const PLAIN: Record<string, string> = { double: '"', single: "'", ellipsis: "..." };
+
+/**
+ * What the match taught about the file's conventions, applied to text the model added. A typographic
+ * form (curly quotes, `…`) is adopted only when the whole file never writes the plain one, so code with
+ * one curly quote in a string never gains curly string delimiters; the plain form is adopted whenever
+ * the file wrote it where the model typed a typographic one.
+ */
 export class Conventions {
   private readonly forms = new Map<string, string>();
+  private readonly fileText: string;
   private nfd = false;
   private nfc = false;
+
+  /** `fileText`: the whole file, to tell a prose file's typography from a program's. */
+  constructor(fileText = "") {
+    this.fileText = fileText;
+  }
+
+  /** True while nothing was learned (added text is then written as typed). */
+  isEmpty(): boolean {
+    return this.forms.size === 0 && !this.nfd && !this.nfc;
+  }
 
   /** Records the characters of one normalised stretch (search form → file form). */
   learn(search: string, file: string): void {
@@ -49,19 +68,24 @@ export class Conventions {
   private note(search: string, file: string): void {
     if (search === file) return;
     const key = classOf(search);
-    if (key && classOf(file) === key) this.forms.set(key, file);
-    // The file writes a plain hyphen where the model wrote a dash: added dashes become hyphens.
-    else if (key === "dash" && file === "-") this.forms.set(key, file);
+    if (!key || (classOf(file) !== key && !(key === "dash" && file === "-"))) return;
+    const plain = PLAIN[key];
+    if (plain !== undefined && file !== plain && this.fileText.includes(plain)) return;
+    this.forms.set(key, file);
   }
 
-  /** Added text in the file's conventions. */
+  /** Added text in the file's conventions (`before`: the text written just before it). */
   apply(text: string, before: string): string {
+    const ellipsis = this.forms.get("ellipsis");
+    // `...` before a name or bracket is spread syntax, not an ellipsis.
+    if (ellipsis === "\u2026") text = text.replace(/\.\.\.(?![\w$([{])/g, "\u2026");
+    else if (ellipsis === "...") text = text.replace(/\u2026/g, "...");
     let out = "";
     let previous = before;
     for (const char of text) {
       let c = char;
       const key = classOf(char);
-      const form = key ? this.forms.get(key) : undefined;
+      const form = key && key !== "ellipsis" ? this.forms.get(key) : undefined;
       if (form !== undefined) c = styled(key!, form, previous);
       out += c;
       previous = c;
@@ -94,10 +118,9 @@ function styled(key: string, form: string, previous: string): string {
  * must be the two sides of one match (equal once normalised); `conventions` gathers what they teach.
  */
 export function mapReplacement(search: string, file: string, replacement: string, conventions: Conventions): string {
-  if (search === file) return replacement;
+  if (search === file && conventions.isEmpty()) return replacement;
   const s = tokenize(search);
   const chunks = alignChunks(s, tokenize(file), conventions);
-  if (chunks.length === 0) return conventions.apply(replacement, "");
   const r = tokenize(replacement);
   // For each search token: the replacement token index that keeps it (undefined when R dropped it).
   const kept = new Array<number | undefined>(s.length);
@@ -132,14 +155,28 @@ export function mapReplacement(search: string, file: string, replacement: string
   }
   const fromSearch = new Set(kept.filter((k): k is number => k !== undefined));
   let out = "";
+  let added = "";
+  const flushAdded = (): void => {
+    out += added === "" ? "" : conventions.apply(added, out);
+    added = "";
+  };
   for (let k = 0; k <= r.length; k++) {
-    out += insertBefore.get(k) ?? "";
+    const inserted = insertBefore.get(k);
+    if (inserted !== undefined) {
+      flushAdded();
+      out += inserted;
+    }
     if (k === r.length) break;
     if (covered.has(k)) continue;
     const sub = substitute.get(k);
-    if (sub !== undefined) out += sub;
-    else out += fromSearch.has(k) ? r[k]! : conventions.apply(r[k]!, out);
+    if (sub === undefined && !fromSearch.has(k)) {
+      added += r[k]!;
+      continue;
+    }
+    flushAdded();
+    out += sub ?? r[k]!;
   }
+  flushAdded();
   return out;
 }
 

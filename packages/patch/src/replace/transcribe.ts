@@ -14,12 +14,12 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
   const { view, search } = ctx;
   if (!c.pairs) {
     const file = view.text.slice(c.start, c.end).replace(/\r\n/g, "\n");
-    return mapReplacement(search.text, file, withoutRepeatedIndent(ctx, c, replacement), new Conventions());
+    return mapReplacement(search.text, file, withoutRepeatedIndent(ctx, c, replacement), new Conventions(view.text));
   }
   const fileLineOf = new Map(c.pairs);
   const sLines = search.lines;
   const rLines = replacement.split("\n");
-  const conventions = new Conventions();
+  const conventions = new Conventions(view.text);
   for (const [k, i] of c.pairs) learnConventions(content(sLines[k]!), content(view.lines[i]!), conventions);
   // Computed up front: a match whose nesting differs from the file's is refused even when the
   // replacement only deletes lines.

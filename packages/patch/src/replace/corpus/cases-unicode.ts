@@ -103,4 +103,18 @@ export const UNICODE_CASES: EditCase[] = inCategory("unicode", [
     replacement: 'say "yo"\nend\nsay "bye"',
     expect: { content: "say “yo”\r\nend\r\nsay “bye”\r\n" },
   },
+  {
+    name: "program with one curly apostrophe gains no curly string delimiters",
+    file: L("const hint = 'Don’t panic';", "const name = 'x';"),
+    search: "const hint = 'Don't panic';",
+    replacement: "const hint = 'Don't panic';\nconst more = 'Keep calm';",
+    expect: { content: L("const hint = 'Don’t panic';", "const more = 'Keep calm';", "const name = 'x';") },
+  },
+  {
+    name: "spread syntax is not taken for an ellipsis",
+    file: L("// Loading…", "call(a);"),
+    search: "// Loading...\ncall(a);",
+    replacement: "// Loading...\ncall(...args);",
+    expect: { content: L("// Loading…", "call(...args);") },
+  },
 ]);
