@@ -84,6 +84,8 @@ export function replace(content: string, oldString: string, newString: string, o
       );
     }
     const starts = found.chosen.map((c) => lineAt(view, c.start) + 1);
+    // In a file whose own lines look prefixed (a TSV of numbers), the numbers must be where they point.
+    if (variant.prefix && starts[0] !== variant.prefix.firstNumber && fileUsesPrefix(view.lines, variant.prefix.style)) continue;
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
     const pieces: string[] = [];
     let at = 0;

@@ -3,13 +3,15 @@
 // out). A later reading is tried only when the earlier ones found nothing, and its replacement is
 // read the same way, so what the file receives is what the model meant.
 import { unescapeText } from "../text/normalize.js";
-import { detectPrefix, stripPrefix } from "./line-prefix.js";
+import { type PrefixStyle, detectPrefix, stripPrefix } from "./line-prefix.js";
 
 /** One reading of an edit. */
 export interface SearchVariant {
   kind: "as-written" | "line-numbers" | "unescaped";
   search: string;
   replacement: string;
+  /** For `line-numbers`: the style stripped and the first line's number. */
+  prefix?: { style: PrefixStyle; firstNumber: number };
 }
 
 /** The readings of `search` / `replacement` (both with "\n" line breaks). */
@@ -26,7 +28,8 @@ export function searchVariants(search: string, replacement: string): SearchVaria
     const rStyle = detectPrefix(rLines);
     const rStripped = stripPrefix(rStyle && rStyle.separator !== style.separator ? stripPrefix(rLines, rStyle) : rLines, style);
     const newText = rStripped.join("\n") + (rTrailing ? "\n" : "");
-    if (stripped.trim() !== "") variants.push({ kind: "line-numbers", search: stripped, replacement: newText });
+    const firstNumber = Number(/\d+/.exec(searchLines[0]!)![0]);
+    if (stripped.trim() !== "") variants.push({ kind: "line-numbers", search: stripped, replacement: newText, prefix: { style, firstNumber } });
   }
   const unescaped = unescapeText(search);
   if (unescaped !== search) {

@@ -118,4 +118,11 @@ export const PREFIX_CASES: EditCase[] = inCategory("prefixes", [
     replacement: numbered(4, "with open(path) as f:", "    data = f.read()", "    return data"),
     expect: { content: py.replace("        return f.read()", "        data = f.read()\n        return data") },
   },
+  {
+    name: "stale row of a TSV is not read as prefixed text found elsewhere",
+    file: L("1\talpha", "2\tbeta", "", "notes:", "alpha", "gamma"),
+    search: "1\talpha\n2\tgamma",
+    replacement: "1\talpha\n2\tdelta",
+    expect: { refuse: "not_found" },
+  },
 ]);
