@@ -9,7 +9,7 @@ export interface NearMiss {
   endLine: number;
   /** How alike the region and the search are, from 0 (nothing alike) to 1 (identical). */
   similarity: number;
-  /** The region's text as it is in the file. */
+  /** The region's text as it is in the file, zero-width characters spelt out (`\u200b`) so they can be seen. */
   text: string;
 }
 

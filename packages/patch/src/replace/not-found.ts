@@ -1,7 +1,6 @@
 // The refusal when no reading of the search matched: where the closest text is (zero-width
 // characters spelt out, so the model sees why its copy differs), and what to fix.
 import { ReplaceError } from "../errors.js";
-import { showInvisible } from "../text/invisible.js";
 import { findNearMiss } from "../text/near-miss.js";
 import { prefixedLineCount } from "./line-prefix.js";
 import type { SearchVariant } from "./search-variants.js";
@@ -21,10 +20,9 @@ export function notFound(view: TextView, variants: readonly SearchVariant[]): Re
     hint += ` ${why}: copy the text without the line-number prefixes of the file view.`;
   }
   if (nearMiss) {
-    const shown = showInvisible(nearMiss.text);
-    const invisible = shown !== nearMiss.text ? " (zero-width characters shown as \\uXXXX; they need not be typed)" : "";
-    hint += ` The closest text is at lines ${nearMiss.startLine}-${nearMiss.endLine} (similarity ${nearMiss.similarity})${invisible}:\n${shown}\nCopy oldString exactly from the file (re-read it if it may have changed).`;
-    return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found", nearMiss: { ...nearMiss, text: shown } });
+    const invisible = /\\u(200[b-d]|2060|feff)/.test(nearMiss.text) ? " (zero-width characters shown as \\uXXXX; they need not be typed)" : "";
+    hint += ` The closest text is at lines ${nearMiss.startLine}-${nearMiss.endLine} (similarity ${nearMiss.similarity})${invisible}:\n${nearMiss.text}\nCopy oldString exactly from the file (re-read it if it may have changed).`;
+    return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found", nearMiss });
   }
   hint += " Re-read the file and copy oldString exactly, including whitespace and indentation.";
   return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found" });

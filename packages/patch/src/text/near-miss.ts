@@ -3,7 +3,7 @@
 // every file line equal (after whitespace and punctuation folding) to a search line votes for the
 // region that would align them; only the few best-voted regions are scored character by character.
 import type { NearMiss } from "../errors.js";
-import { stripInvisible } from "./invisible.js";
+import { showInvisible, stripInvisible } from "./invisible.js";
 import { collapseWhitespace, foldPunctuation } from "./normalize.js";
 import { similarity } from "./similarity.js";
 
@@ -51,7 +51,8 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
         endLine: end,
         // Rounded down, so a region that differs at all never shows as 1.
         similarity: Math.floor(score * 100) / 100,
-        text: region.slice(0, EXCERPT_LINES).join("\n"),
+        // Zero-width characters spelt out: the model cannot see them, so it could not copy its way out.
+        text: showInvisible(region.slice(0, EXCERPT_LINES).join("\n")),
       };
     }
   }
