@@ -72,7 +72,7 @@ export function inferIndentMap(pairs: readonly IndentPair[], replacementIndents:
     map: (indent) => {
       const tabs = /^\t*/.exec(indent)![0].length;
       const spaces = indent.length - tabs;
-      if (/[^ ]/.test(indent.slice(tabs))) return indent;
+      if (/\t/.test(indent.slice(tabs))) return indent;
       // In the model's unit: a tab is a level when it wrote spaces; trailing spaces after tabs are alignment.
       const x = searchKind === "tab" ? tabs : spaces + tabs * unitS;
       const extra = searchKind === "tab" ? spaces : 0;
@@ -112,7 +112,8 @@ function kindOf(indents: readonly string[]): Kind | "mixed" | undefined {
   let kind: Kind | "mixed" | undefined;
   for (const indent of indents) {
     if (indent === "") continue;
-    const k: Kind | "mixed" = /^\t+$/.test(indent) ? "tab" : /^ +$/.test(indent) ? "space" : "mixed";
+    // An NBSP or other odd space counts as a space (and is written back as one in new lines).
+    const k: Kind | "mixed" = /^\t+$/.test(indent) ? "tab" : /^[^\S\t]+$/.test(indent) ? "space" : "mixed";
     if (kind === undefined) kind = k;
     else if (kind !== k) return "mixed";
   }

@@ -42,8 +42,11 @@ export function unescapeText(text: string): string {
   return text.replace(/\\(n|t|r|'|"|`|\\|\$|\n)/g, (_, c: string) => ESCAPES[c] ?? c);
 }
 
-/** Width of a line's leading whitespace in characters. */
+/**
+ * A line's leading whitespace: tabs, spaces and the odd spaces an indentation copied from the web
+ * may hold (NBSP); zero-width characters and U+FEFF are not indentation.
+ */
 export function indentOf(line: string): string {
-  const m = /^[ \t]*/.exec(line);
+  const m = /^[^\S\uFEFF]*/.exec(line);
   return m ? m[0] : "";
 }
