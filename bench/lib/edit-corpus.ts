@@ -36,11 +36,11 @@ export async function corpusFigures(): Promise<BenchFigure[]> {
     };
     const score = scoreCorpus(EDIT_CORPUS);
     const figures: BenchFigure[] = [...score.entries()].map(([category, s]) => ({
-      name: `edit corpus: ${category}`,
-      value: s.right,
-      unit: `of ${s.cases} right`,
-      target: "all right, 0 wrong",
-      note: `refused where it should apply: ${s.refused}; wrong-block replacements: ${s.wrong}`,
+      name: `edit corpus: ${category} (${s.cases} cases)`,
+      value: (100 * s.right) / s.cases,
+      unit: "% right",
+      target: "100%, 0 wrong",
+      note: `${s.right} right, ${s.refused} refused where they should apply, ${s.wrong} wrong-block replacements`,
     }));
     const total = [...score.values()].reduce((t, s) => ({ cases: t.cases + s.cases, right: t.right + s.right, refused: t.refused + s.refused, wrong: t.wrong + s.wrong }));
     figures.push({
