@@ -7,7 +7,7 @@
 import { ReplaceError } from "../errors.js";
 import { BOM, dominantEol, stripBom } from "../text/lines.js";
 import { onCharacterBoundaries } from "./boundaries.js";
-import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search } from "./candidate.js";
+import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search, alignedPairs } from "./candidate.js";
 import { similarity } from "../text/similarity.js";
 import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
@@ -89,7 +89,7 @@ export function replace(content: string, oldString: string, newString: string, o
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
     const pieces: string[] = [];
     let at = 0;
-    for (const c of found.chosen) {
+    for (const c of found.chosen.map((c) => asWholeLines(ctx, c))) {
       pieces.push(text.slice(at, c.start), adapt(transcribe(ctx, c, variant.replacement)));
       at = c.end;
     }
@@ -110,6 +110,23 @@ export function replace(content: string, oldString: string, newString: string, o
     };
   }
   throw notFound(view, variants);
+}
+
+/**
+ * A substring match that starts inside a line's indentation and ends at a line's end is a match of
+ * whole lines written with less indentation (`    b()` found in `      b()`): it is widened to the
+ * whole lines, so the replacement is re-indented by levels like any whole-line match.
+ */
+function asWholeLines(ctx: MatchContext, c: Candidate): Candidate {
+  const { view, search } = ctx;
+  if (c.pairs || !/^[ \t]/.test(search.text)) return c;
+  const first = lineAt(view, c.start);
+  const before = view.text.slice(view.starts[first]!, c.start);
+  if (before === "" || before.trim() !== "") return c;
+  const last = first + search.lines.length - 1;
+  const end = search.trailingNewline ? (view.starts[last + 1] ?? view.text.length) : view.ends[last];
+  if (end !== c.end) return c;
+  return ctx.lineSpan(first, last, alignedPairs(first, search.lines.length));
 }
 
 function toSearch(text: string, adapt: (s: string) => string): Search {

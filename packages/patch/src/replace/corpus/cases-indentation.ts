@@ -79,4 +79,11 @@ export const INDENTATION_CASES: EditCase[] = inCategory("indentation", [
     replacement: "\t\tx := 1\n\t\ty := 2\n\t\tz := 3",
     expect: { content: L("func f() {", "\tx := 1", "\ty := 2", "\tz := 3", "}") },
   },
+  {
+    name: "search with too little indentation found inside the file's indentation",
+    file: L("def f():", "    if a:", "        if b:", "            c()"),
+    search: "  if b:\n      c()",
+    replacement: "  if b:\n      c()\n  d()",
+    expect: { content: L("def f():", "    if a:", "        if b:", "            c()", "        d()") },
+  },
 ]);
