@@ -74,7 +74,8 @@ export function replace(content: string, oldString: string, newString: string, o
   for (const variant of variants) {
     const ctx = new MatchContext(view, toSearch(variant.search, adapt), forms);
     forms = ctx.sharedForms;
-    const found = runChain(ctx, options.replaceAll ?? false);
+    const matchers = variant.matchers === "exact" ? MATCHERS.slice(0, 1) : variant.matchers === "fuzzy" ? MATCHERS.slice(1) : MATCHERS;
+    const found = runChain(ctx, matchers, options.replaceAll ?? false);
     if (!found) continue;
     if (found.chosen.length > 1 && !options.replaceAll) {
       const at = found.chosen.map((c) => lineAt(view, c.start) + 1);
@@ -140,9 +141,9 @@ function toSearch(text: string, adapt: (s: string) => string): Search {
  * it found). Only a stricter test may narrow it down: blocks equal once trimmed of which one keeps
  * the search's relative indentation (indentation-flexible) — never a looser matcher.
  */
-function runChain(ctx: MatchContext, replaceAll: boolean): { matcher: MatcherName; chosen: Candidate[] } | undefined {
+function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: boolean): { matcher: MatcherName; chosen: Candidate[] } | undefined {
   const find = (m: Matcher): Candidate[] => onCharacterBoundaries(ctx.view.text, distinct(m.find(ctx)));
-  for (const matcher of MATCHERS) {
+  for (const matcher of matchers) {
     const found = find(matcher);
     if (found.length === 0) continue;
     if (replaceAll) return { matcher: matcher.name, chosen: nonOverlapping(found) };

@@ -12,6 +12,8 @@ export interface SearchVariant {
   replacement: string;
   /** For `line-numbers`: the style stripped and the first line's number. */
   prefix?: { style: PrefixStyle; firstNumber: number };
+  /** Which matchers of the chain this reading runs (all by default). */
+  matchers?: "exact" | "fuzzy";
 }
 
 /** The readings of `search` / `replacement` (both with "\n" line breaks). */
@@ -29,7 +31,13 @@ export function searchVariants(search: string, replacement: string): SearchVaria
     const rStripped = stripPrefix(rStyle && rStyle.separator !== style.separator ? stripPrefix(rLines, rStyle) : rLines, style);
     const newText = rStripped.join("\n") + (rTrailing ? "\n" : "");
     const firstNumber = Number(/\d+/.exec(searchLines[0]!)![0]);
-    if (stripped.trim() !== "") variants.push({ kind: "line-numbers", search: stripped, replacement: newText, prefix: { style, firstNumber } });
+    if (stripped.trim() !== "") {
+      // Text carrying prefixes is taken as written only when it is there exactly (a numbered list, a
+      // TSV); fuzzily (`     2<TAB>a` trimmed is the TSV row `2<TAB>a`) only after the reading without them.
+      variants[0]!.matchers = "exact";
+      variants.push({ kind: "line-numbers", search: stripped, replacement: newText, prefix: { style, firstNumber } });
+      variants.push({ kind: "as-written", search, replacement, matchers: "fuzzy" });
+    }
   }
   const unescaped = unescapeText(search);
   if (unescaped !== search) {
