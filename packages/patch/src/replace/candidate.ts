@@ -1,5 +1,8 @@
 // What the matchers produce and share.
+import { collapseWhitespace } from "../text/normalize.js";
 import type { TextView } from "./view.js";
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A span of the file a matcher proposes to replace. */
 export interface Candidate {
@@ -49,6 +52,20 @@ export class MatchContext {
     if (!form) {
       form = this.view.lines.map(normalize);
       this.forms.set(normalize, form);
+    }
+    return form;
+  }
+
+  /**
+   * The file's lines whitespace-collapsed and, where they hold non-ASCII text, with `fold` applied
+   * first: built on the collapsed lines, so the (usually ASCII) lines of code cost nothing more.
+   */
+  linesFolded(fold: (line: string) => string): readonly string[] {
+    let form = this.forms.get(fold);
+    if (!form) {
+      const lines = this.view.lines;
+      form = this.linesAs(collapseWhitespace).map((collapsed, i) => (NON_ASCII.test(lines[i]!) ? collapseWhitespace(fold(lines[i]!)) : collapsed));
+      this.forms.set(fold, form);
     }
     return form;
   }

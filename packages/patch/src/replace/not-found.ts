@@ -1,17 +1,18 @@
 // The refusal when no reading of the search matched: where the closest text is (zero-width
 // characters spelt out, so the model sees why its copy differs), and what to fix.
 import { ReplaceError } from "../errors.js";
-import { findNearMiss } from "../text/near-miss.js";
+import { findNearMiss, nearMissForm } from "../text/near-miss.js";
+import type { MatchContext } from "./candidate.js";
 import { prefixedLineCount } from "./line-prefix.js";
 import type { SearchVariant } from "./search-variants.js";
-import type { TextView } from "./view.js";
 
 /** The `not_found` error for a search none of whose `variants` matched. */
-export function notFound(view: TextView, variants: readonly SearchVariant[]): ReplaceError {
+export function notFound(ctx: MatchContext, variants: readonly SearchVariant[]): ReplaceError {
+  const { view } = ctx;
   // The near miss of the reading the model most likely meant: without line numbers when it had them.
   const meant = variants.find((v) => v.kind === "line-numbers") ?? variants[0]!;
   const lines = meant.search.replace(/\n$/, "").split("\n");
-  const nearMiss = findNearMiss(view.lines, lines);
+  const nearMiss = findNearMiss(view.lines, lines, ctx.linesFolded(nearMissFold));
   const asWritten = variants[0]!.search.replace(/\n$/, "").split("\n");
   const prefixed = prefixedLineCount(asWritten);
   let hint = "";
@@ -27,3 +28,6 @@ export function notFound(view: TextView, variants: readonly SearchVariant[]): Re
   hint += " Re-read the file and copy oldString exactly, including whitespace and indentation.";
   return new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found" });
 }
+
+// nearMissForm with the whitespace collapse left to linesFolded (a fixed function: it keys the cache).
+const nearMissFold = (line: string): string => nearMissForm(line);

@@ -89,12 +89,16 @@ describe("bad input", () => {
       "def handler(req):\\n    rid = 9\\n    if not req.ok:",
       "def handler(req):\n  rid = 3\n  if not req.okay:\n    return fail(rid)\n  return ok(rid)",
     ];
+    // CPU time of this process (tests run in forks), best of five: the bound is on the work a call
+    // does, not on how many other processes share the machine's cores at that moment.
+    const cpuMs = (fn: () => void): number => {
+      const start = process.cpuUsage();
+      fn();
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000;
+    };
     for (const search of searches) {
-      const times = [0, 1, 2].map(() => {
-        const start = performance.now();
-        expect(() => replace(file, search, "x")).toThrow(ReplaceError);
-        return performance.now() - start;
-      });
+      const times = [0, 1, 2, 3, 4].map(() => cpuMs(() => expect(() => replace(file, search, "x")).toThrow(ReplaceError)));
       expect(Math.min(...times), search).toBeLessThan(100);
     }
   });

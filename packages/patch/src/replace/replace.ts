@@ -70,12 +70,12 @@ export function replace(content: string, oldString: string, newString: string, o
   const adapt = (s: string): string => (eol === "\r\n" ? s.replace(/\n/g, "\r\n") : s);
   const view = makeView(text);
   const variants = searchVariants(stripBom(oldString).replace(/\r\n/g, "\n"), stripBom(newString).replace(/\r\n/g, "\n"));
-  let forms: MatchContext["sharedForms"] | undefined;
+  let last: MatchContext | undefined;
   for (const variant of variants) {
-    const ctx = new MatchContext(view, toSearch(variant.search, adapt), forms);
-    forms = ctx.sharedForms;
+    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms);
+    last = context;
     const matchers = variant.matchers === "exact" ? MATCHERS.slice(0, 1) : variant.matchers === "fuzzy" ? MATCHERS.slice(1) : MATCHERS;
-    const found = runChain(ctx, matchers, options.replaceAll ?? false);
+    const found = runChain(context, matchers, options.replaceAll ?? false);
     if (!found) continue;
     if (found.chosen.length > 1 && !options.replaceAll) {
       const at = found.chosen.map((c) => lineAt(view, c.start) + 1);
@@ -90,8 +90,8 @@ export function replace(content: string, oldString: string, newString: string, o
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
     const pieces: string[] = [];
     let at = 0;
-    for (const c of found.chosen.map((c) => asWholeLines(ctx, c))) {
-      pieces.push(text.slice(at, c.start), adapt(transcribe(ctx, c, variant.replacement)));
+    for (const c of found.chosen.map((c) => asWholeLines(context, c))) {
+      pieces.push(text.slice(at, c.start), adapt(transcribe(context, c, variant.replacement)));
       at = c.end;
     }
     pieces.push(text.slice(at));
@@ -110,7 +110,7 @@ export function replace(content: string, oldString: string, newString: string, o
       ...(variant.kind === "line-numbers" ? { lineNumbersStripped: true } : {}),
     };
   }
-  throw notFound(view, variants);
+  throw notFound(last!, variants);
 }
 
 /**

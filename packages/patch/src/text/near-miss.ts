@@ -16,10 +16,18 @@ const VOTES_PER_LINE = 8;
 /** Longest excerpt quoted back. */
 const EXCERPT_LINES = 30;
 
-/** The region of `fileLines` most similar to `searchLines`, when one reaches {@link NEAR_MISS_MIN_SIMILARITY}. */
-export function findNearMiss(fileLines: readonly string[], searchLines: readonly string[]): NearMiss | undefined {
+/** A line in the form near misses compare: zero-width characters dropped, punctuation folded, whitespace collapsed. */
+export function nearMissForm(line: string): string {
+  return collapseWhitespace(foldPunctuation(stripInvisible(line)));
+}
+
+/**
+ * The region of `fileLines` most similar to `searchLines`, when one reaches {@link NEAR_MISS_MIN_SIMILARITY}.
+ * `fileForms`: the file's lines already in {@link nearMissForm}, when the caller has them.
+ */
+export function findNearMiss(fileLines: readonly string[], searchLines: readonly string[], fileForms?: readonly string[]): NearMiss | undefined {
   if (fileLines.length === 0 || searchLines.length === 0) return undefined;
-  const norm = (s: string): string => collapseWhitespace(foldPunctuation(stripInvisible(s)));
+  const norm = nearMissForm;
   const search = searchLines.map(norm);
   const positions = new Map<string, number[]>();
   search.forEach((line, j) => {
@@ -28,7 +36,7 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
     if (list.length < VOTES_PER_LINE) list.push(j);
     positions.set(line, list);
   });
-  const fileNorm = fileLines.map(norm);
+  const fileNorm = fileForms ?? fileLines.map(norm);
   const votes = new Map<number, number>();
   for (let i = 0; i < fileLines.length; i++) {
     const list = positions.get(fileNorm[i]!);

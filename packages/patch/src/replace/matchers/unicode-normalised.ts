@@ -10,7 +10,7 @@ const unicodeLine = (line: string): string => collapseWhitespace(canonicalUnicod
 export const unicodeNormalisedMatcher: Matcher = {
   name: "unicode-normalised",
   find: (ctx) => {
-    const found = matchingWindows(ctx, unicodeLine);
+    const found = matchingWindows(ctx, unicodeLine, ctx.search.lines, ctx.linesFolded(canonicalUnicode));
     if (ctx.search.lines.length === 1) found.push(...inlineMatches(ctx, ctx.search.lines[0]!));
     return found;
   },
