@@ -46,7 +46,7 @@ export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
       const { matcher, lines } = edit;
       const output = matcher === "created"
         ? `Created ${target.relative} (${result.additions} lines).`
-        : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).`;
+        : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).${edit.lineNumbersStripped ? " The line-number prefixes copied from read were left out; give oldString without them." : ""}`;
       return afterWrite(ctx, [{ absolute: target.absolute, ...result }], { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } });
     },
   });
