@@ -1,0 +1,140 @@
+/**
+ * The general wildcard matcher: a pattern compiled into literal pieces separated by `*` (any text)
+ * and `**​/` (any number of whole folders), matched left to right, each piece at its leftmost possible
+ * place. Leftmost is always right here because whatever follows a piece starts with a wildcard that
+ * can absorb the text skipped, so the matcher never returns to an earlier choice: the time is linear
+ * in the text for plain pieces (`String.indexOf`) and at most text × piece length for pieces holding
+ * `?` or `\`. No regular expression, so no catastrophic backtracking whatever the number of stars.
+ */
+
+/** One piece of a pattern between wildcards; `?` matches one character, `\` matches `\` or `/`. */
+interface Piece {
+  text: string;
+  /** No `?` or `\`: compared with string methods. */
+  plain: boolean;
+  /** The longest plain run inside `text` and where it starts, to find candidates with `indexOf`. */
+  anchor: string;
+  anchorAt: number;
+}
+
+/** What comes before a piece: nothing (the pattern's start), `*`, or `**​/` (folders). */
+type Gap = "start" | "star" | "dirs";
+
+/** A compiled pattern: pieces with the gap before each, and what may follow the last one. */
+export interface Segments {
+  pieces: { gap: Gap; piece: Piece }[];
+  /** What follows the last piece: nothing, `*`, or `**​/` (then the text must end at a folder boundary). */
+  end: Gap;
+}
+
+const isSeparator = (c: string | undefined) => c === "/" || c === "\\";
+
+/** Splits a pattern (without its optional tails) into pieces and gaps. */
+export function compileSegments(pattern: string): Segments {
+  const pieces: Segments["pieces"] = [];
+  let gap: Gap = "start";
+  let literal = "";
+  let i = 0;
+  const flush = () => {
+    if (literal !== "") pieces.push({ gap, piece: piece(literal) });
+    literal = "";
+  };
+  while (i < pattern.length) {
+    const c = pattern[i]!;
+    if (c !== "*") {
+      literal += c;
+      i++;
+      continue;
+    }
+    let run = 0;
+    while (pattern[i + run] === "*") run++;
+    // `**/` at the start or right after a separator stands for zero or more whole folders.
+    const atBoundary = literal === "" ? gap === "start" || gap === "dirs" : isSeparator(literal.at(-1));
+    const folders = run >= 2 && atBoundary && isSeparator(pattern[i + run]);
+    const afterWildcard = literal === "";
+    flush();
+    // Adjacent wildcards merge: `*` next to anything is `*`; `**/**/` is still folders.
+    if (afterWildcard && gap !== "start") gap = gap === "dirs" && folders ? "dirs" : "star";
+    else gap = folders ? "dirs" : "star";
+    i += run + (folders ? 1 : 0);
+  }
+  if (literal !== "") {
+    pieces.push({ gap, piece: piece(literal) });
+    return { pieces, end: "start" };
+  }
+  return { pieces, end: gap };
+}
+
+function piece(text: string): Piece {
+  let anchor = "";
+  let anchorAt = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i === text.length || text[i] === "?" || text[i] === "\\") {
+      if (i - start > anchor.length) {
+        anchor = text.slice(start, i);
+        anchorAt = start;
+      }
+      start = i + 1;
+    }
+  }
+  return { text, plain: anchor.length === text.length, anchor, anchorAt };
+}
+
+/** Whether `piece` matches `text` at `at`. */
+function matchesAt(piece: Piece, text: string, at: number): boolean {
+  if (at < 0 || at + piece.text.length > text.length) return false;
+  if (piece.plain) return text.startsWith(piece.text, at);
+  for (let k = 0; k < piece.text.length; k++) {
+    const p = piece.text[k]!;
+    const t = text[at + k]!;
+    if (p === t || p === "?" || (p === "\\" && t === "/")) continue;
+    return false;
+  }
+  return true;
+}
+
+/** The leftmost place at or after `from` where `piece` matches and `ok` accepts, or -1. */
+function findFrom(piece: Piece, text: string, from: number, ok: (at: number) => boolean): number {
+  if (piece.plain) {
+    for (let at = text.indexOf(piece.text, from); at >= 0; at = text.indexOf(piece.text, at + 1)) if (ok(at)) return at;
+    return -1;
+  }
+  if (piece.anchor === "") {
+    for (let at = from; at + piece.text.length <= text.length; at++) if (matchesAt(piece, text, at) && ok(at)) return at;
+    return -1;
+  }
+  for (let a = text.indexOf(piece.anchor, from + piece.anchorAt); a >= 0; a = text.indexOf(piece.anchor, a + 1)) {
+    const at = a - piece.anchorAt;
+    if (matchesAt(piece, text, at) && ok(at)) return at;
+  }
+  return -1;
+}
+
+/** Whether the whole `text` matches the compiled pattern. */
+export function matchSegments(segments: Segments, text: string): boolean {
+  const { pieces, end } = segments;
+  if (pieces.length === 0) return end === "start" ? text === "" : end === "star" || text === "" || isSeparator(text.at(-1));
+  let pos = 0;
+  for (let k = 0; k < pieces.length; k++) {
+    const { gap, piece } = pieces[k]!;
+    const last = k === pieces.length - 1 && end === "start";
+    const folderStart = (at: number) => at === pos || isSeparator(text[at - 1]);
+    if (gap === "start") {
+      if (!matchesAt(piece, text, 0)) return false;
+      pos = piece.text.length;
+      if (last) return pos === text.length;
+      continue;
+    }
+    if (last) {
+      // The final piece must end the text: only one place to try.
+      const at = text.length - piece.text.length;
+      return at >= pos && matchesAt(piece, text, at) && (gap === "star" || folderStart(at));
+    }
+    const at = findFrom(piece, text, pos, gap === "star" ? () => true : folderStart);
+    if (at < 0) return false;
+    pos = at + piece.text.length;
+  }
+  if (end === "star") return true;
+  return pos === text.length || isSeparator(text.at(-1));
+}
