@@ -3,8 +3,9 @@
  * and `**​/` (any number of whole folders), matched left to right, each piece at its leftmost possible
  * place. Leftmost is always right here because whatever follows a piece starts with a wildcard that
  * can absorb the text skipped, so the matcher never returns to an earlier choice: the time is linear
- * in the text for plain pieces (`String.indexOf`) and at most text × piece length for pieces holding
- * `?` or `\`. No regular expression, so no catastrophic backtracking whatever the number of stars.
+ * in the text: plain pieces are found with `String.indexOf`, pieces holding `?` or `\` with a
+ * bit-parallel (shift-and) scan. No regular expression, so no catastrophic backtracking whatever the
+ * number of stars.
  */
 
 /** One piece of a pattern between wildcards; `?` matches one character, `\` matches `\` or `/`. */
@@ -12,9 +13,8 @@ interface Piece {
   text: string;
   /** No `?` or `\`: compared with string methods. */
   plain: boolean;
-  /** The longest plain run inside `text` and where it starts, to find candidates with `indexOf`. */
-  anchor: string;
-  anchorAt: number;
+  /** For non-plain pieces: bit masks for a one-pass (shift-and) search. */
+  bits?: { masks: Map<string, Uint32Array>; wild: Uint32Array; slash: Uint32Array; finalWord: number; finalBit: number };
 }
 
 /** What comes before a piece: nothing (the pattern's start), `*`, or `**​/` (folders). */
@@ -49,8 +49,8 @@ export function compileSegments(pattern: string): Segments {
     let run = 0;
     while (pattern[i + run] === "*") run++;
     // `**/` at the start or right after a separator stands for zero or more whole folders.
-    const atBoundary = literal === "" ? gap === "start" || gap === "dirs" : isSeparator(literal.at(-1));
-    const folders = run >= 2 && atBoundary && isSeparator(pattern[i + run]);
+    const atBoundary: boolean = literal === "" ? gap === "start" || gap === "dirs" : isSeparator(literal.at(-1));
+    const folders: boolean = run >= 2 && atBoundary && isSeparator(pattern[i + run]);
     const afterWildcard = literal === "";
     flush();
     // Adjacent wildcards merge: `*` next to anything is `*`; `**/**/` is still folders.
@@ -66,19 +66,55 @@ export function compileSegments(pattern: string): Segments {
 }
 
 function piece(text: string): Piece {
-  let anchor = "";
-  let anchorAt = 0;
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i === text.length || text[i] === "?" || text[i] === "\\") {
-      if (i - start > anchor.length) {
-        anchor = text.slice(start, i);
-        anchorAt = start;
-      }
-      start = i + 1;
+  const plain = !text.includes("?") && !text.includes("\\");
+  return plain ? { text, plain } : { text, plain, bits: shiftAndMasks(text) };
+}
+
+/** Bit `k` (of 32-bit words) set where piece character `k` accepts the input character. */
+function shiftAndMasks(text: string): NonNullable<Piece["bits"]> {
+  const words = Math.ceil(text.length / 32);
+  const masks = new Map<string, Uint32Array>();
+  const wild = new Uint32Array(words);
+  const slash = new Uint32Array(words);
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k]!;
+    const word = k >>> 5;
+    const bit = (1 << (k & 31)) >>> 0;
+    if (c === "?") wild[word]! |= bit;
+    else {
+      let mask = masks.get(c);
+      if (!mask) masks.set(c, (mask = new Uint32Array(words)));
+      mask[word]! |= bit;
+      if (c === "\\") slash[word]! |= bit; // `\` also accepts `/`
     }
   }
-  return { text, plain: anchor.length === text.length, anchor, anchorAt };
+  return { masks, wild, slash, finalWord: (text.length - 1) >>> 5, finalBit: (1 << ((text.length - 1) & 31)) >>> 0 };
+}
+
+/**
+ * One pass over the text from `from` (shift-and, one 32-bit word per 32 piece characters): each
+ * place where the piece ends is tested with `ok`. Time: text length × ⌈piece length / 32⌉.
+ */
+function shiftAndFind(piece: Piece, text: string, from: number, ok: (at: number) => boolean): number {
+  const { masks, wild, slash, finalWord, finalBit } = piece.bits!;
+  const length = piece.text.length;
+  const words = wild.length;
+  const state = new Uint32Array(words);
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    const mask = masks.get(c);
+    let carry = 1; // a match may start at every position
+    for (let w = 0; w < words; w++) {
+      const current = state[w]!;
+      let accept = wild[w]!;
+      if (mask) accept |= mask[w]!;
+      if (c === "/") accept |= slash[w]!;
+      state[w] = (((current << 1) | carry) & accept) >>> 0;
+      carry = current >>> 31;
+    }
+    if (state[finalWord]! & finalBit && ok(i - length + 1)) return i - length + 1;
+  }
+  return -1;
 }
 
 /** Whether `piece` matches `text` at `at`. */
@@ -100,15 +136,7 @@ function findFrom(piece: Piece, text: string, from: number, ok: (at: number) => 
     for (let at = text.indexOf(piece.text, from); at >= 0; at = text.indexOf(piece.text, at + 1)) if (ok(at)) return at;
     return -1;
   }
-  if (piece.anchor === "") {
-    for (let at = from; at + piece.text.length <= text.length; at++) if (matchesAt(piece, text, at) && ok(at)) return at;
-    return -1;
-  }
-  for (let a = text.indexOf(piece.anchor, from + piece.anchorAt); a >= 0; a = text.indexOf(piece.anchor, a + 1)) {
-    const at = a - piece.anchorAt;
-    if (matchesAt(piece, text, at) && ok(at)) return at;
-  }
-  return -1;
+  return shiftAndFind(piece, text, from, ok);
 }
 
 /** Whether the whole `text` matches the compiled pattern. */

@@ -99,15 +99,20 @@ describe("wildcard timing", () => {
     fc.assert(
       fc.property(pattern, text, (p, t) => {
         const matcher = compileWildcard(p);
-        const start = performance.now();
-        matcher.test(t);
-        worst = Math.max(worst, performance.now() - start);
+        // The fastest of three runs: a garbage collection or JIT compilation during one run is not the matcher.
+        let took = Number.POSITIVE_INFINITY;
+        for (let run = 0; run < 3; run++) {
+          const start = performance.now();
+          matcher.test(t);
+          took = Math.min(took, performance.now() - start);
+        }
+        worst = Math.max(worst, took);
       }),
       { numRuns: 300 },
     );
-    // A backtracking regular expression takes seconds on the worst of these; the matcher stays in
-    // the low milliseconds even on a loaded machine.
-    expect(worst).toBeLessThan(50);
+    // A backtracking regular expression takes seconds on the worst of these; the matcher stays
+    // around a millisecond even on a loaded machine.
+    expect(worst).toBeLessThan(5);
   });
 
   it("a 20-star rule against a 100 KB command is decided in well under a millisecond on average", () => {
