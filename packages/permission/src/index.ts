@@ -23,7 +23,7 @@ export {
   type PermissionSessionState,
   type RepliedEvent,
 } from "./service.js";
-export { MAX_ANALYZED_LENGTH, analyzeCommand, type AnalyzeCommandOptions, type CommandAnalysis, type PathUse } from "./bash/analyze.js";
+export { ANALYSIS_TIME_BUDGET_MS, MAX_ANALYZED_LENGTH, analyzeCommand, type AnalyzeCommandOptions, type CommandAnalysis, type PathUse } from "./bash/analyze.js";
 export { ARITY, alwaysPattern, subcommandWords } from "./bash/arity.js";
 export { bashAsks, type AskSpec } from "./bash/asks.js";
 export { externalDirectoryPattern, isInside } from "./bash/paths.js";

@@ -112,16 +112,20 @@ describe("wildcard timing", () => {
     );
     // A backtracking regular expression takes seconds on the worst of these; the matcher stays
     // around a millisecond even on a loaded machine.
-    expect(worst).toBeLessThan(5);
+    expect(worst).toBeLessThan(25);
   });
 
-  it("a 20-star rule against a 100 KB command is decided in well under a millisecond on average", () => {
+  it("a 20-star rule against a 100 KB command is decided in well under a millisecond", () => {
     const rule = Array.from({ length: 20 }, (_, i) => `a${i % 3}`).join("*") + "*x";
     const command = "a0 a1 a2 ".repeat(11_200).slice(0, 100_000);
     const matcher = compileWildcard(rule);
-    const runs = 50;
-    const start = performance.now();
-    for (let i = 0; i < runs; i++) expect(matcher.test(command)).toBe(false);
-    expect((performance.now() - start) / runs).toBeLessThan(1);
+    const times: number[] = [];
+    for (let i = 0; i < 51; i++) {
+      const start = performance.now();
+      expect(matcher.test(command)).toBe(false);
+      times.push(performance.now() - start);
+    }
+    // The median: a machine shared with other work pauses some runs.
+    expect(times.sort((a, b) => a - b)[25]).toBeLessThan(1);
   });
 });

@@ -53,10 +53,16 @@ export interface AnalyzeCommandOptions {
 }
 
 /**
- * Commands longer than this are not parsed: they are asked as a whole, opaque. Parsing stays well
- * under a second below it, and no agent writes a longer command that should run unasked.
+ * Commands longer than this (in characters) are not parsed: they are asked as a whole, opaque. No
+ * agent writes a longer command that should run unasked.
  */
 export const MAX_ANALYZED_LENGTH = 256 * 1024;
+
+/**
+ * Time allowed for parsing and walking one command, in ms. A command that takes longer (tens of
+ * thousands of words) is asked as a whole, opaque, with what was found by then.
+ */
+export const ANALYSIS_TIME_BUDGET_MS = 500;
 
 /**
  * Analyses a bash command with tree-sitter-bash into the simple commands it runs through `|`, `&&`,
@@ -67,8 +73,8 @@ export const MAX_ANALYZED_LENGTH = 256 * 1024;
  * their subshell) to resolve relative paths. `opaque` is set for what truly cannot be analysed: a
  * command name from an expansion, `eval`, a shell running a non-literal string or its stdin, an
  * expansion where the subcommand goes (`git $X`), `xargs`/`find -exec` (arguments given at run
- * time), aliases, functions, `source`, unsafe environment assignments (`PATH=…`), syntax errors,
- * nesting or length beyond the limits. What such commands run is still extracted where possible, so
+ * time), aliases, functions, `source`, unsafe environment assignments (`PATH=…`), syntax errors, NUL
+ * bytes, nesting, length or analysis time beyond the limits. What such commands run is still extracted where possible, so
  * deny rules can catch it. Never throws for a string command: a failure to analyse is opaque.
  */
 export async function analyzeCommand(command: string, options: AnalyzeCommandOptions): Promise<CommandAnalysis> {
@@ -81,8 +87,10 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   let walker: Walker | undefined;
   if (command.length <= MAX_ANALYZED_LENGTH) {
     try {
-      walker = new Walker(await bashParser(), workspace, home);
+      const parser = await bashParser();
+      walker = new Walker(parser, workspace, home, performance.now() + ANALYSIS_TIME_BUDGET_MS);
       walker.source(command, new Set([cwd]), 0);
+      if (walker.outOfTime && whole !== "") walker.add(whole, []);
     } catch {
       walker = undefined; // the parser failed to load or gave up: ask for the whole command
     }
@@ -90,6 +98,8 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   if (!walker) {
     return { patterns: whole ? [whole] : [], variants: whole ? [[]] : [], always: [], paths: [], externalDirectories: [], workspace, opaque: whole !== "" };
   }
+  // A NUL byte cannot reach bash (a C string ends there): what would run is not what was parsed.
+  if (command.includes("\0")) walker.opaque = true;
   if (walker.opaque && walker.commands.size === 0 && whole !== "") walker.add(whole, []);
   const paths = walker.paths();
   const external = new Set<string>();

@@ -29,7 +29,7 @@ const SAFE_VARIABLES = /^(?:CI|NODE_ENV|DEBUG|FORCE_COLOR|NO_COLOR|CLICOLOR|TERM
 /** Nested code (`sh -c`, `eval`, heredocs to a shell) analysed at most this deep. */
 const MAX_DEPTH = 4;
 /** Syntax nested deeper than this (`$($($(…)))`) is opaque rather than walked. */
-const MAX_NESTING = 64;
+const MAX_NESTING = 200;
 /** Wrappers inside wrappers (`nice nice nice …`) followed at most this far. */
 const MAX_WRAPPERS = 16;
 
@@ -70,10 +70,15 @@ export class Walker {
   #depth = 0;
   #nesting = 0;
 
+  /** Set when the time budget ran out: the rest of the command was not analysed. */
+  outOfTime = false;
+
   constructor(
     readonly parser: Parser,
     readonly workspace: string,
     readonly home: string,
+    /** `performance.now()` after which parsing and walking stop (the command is then opaque). */
+    readonly deadline: number,
   ) {}
 
   /** The touched paths, each once (a write wins over a read of the same path). */
@@ -99,8 +104,9 @@ export class Walker {
       this.opaque = true;
       return;
     }
-    const tree = this.parser.parse(code);
+    const tree = this.parser.parse(code, null, { progressCallback: () => this.#late() });
     if (!tree) {
+      this.parser.reset(); // cancelled for time: the next parse starts afresh
       this.opaque = true;
       return;
     }
@@ -128,8 +134,14 @@ export class Walker {
     }
   }
 
+  /** Whether the time budget is spent; once it is, everything left is opaque. */
+  #late(): boolean {
+    if (!this.outOfTime && performance.now() > this.deadline) this.outOfTime = true;
+    return this.outOfTime;
+  }
+
   #walk(node: Node, cwds: Cwds): Flow {
-    if (this.#nesting >= MAX_NESTING) {
+    if (this.#nesting >= MAX_NESTING || this.#late()) {
       this.opaque = true;
       return unchanged(cwds);
     }
@@ -218,14 +230,25 @@ export class Walker {
     return flow;
   }
 
-  /** `a && b`: b runs only where a succeeded; `a || b`: b runs after a failed. */
+  /**
+   * `a && b`: b runs only where a succeeded; `a || b`: b runs after a failed. Chains nest to the left
+   * (`(a && b) || c`); they are walked as a loop, so ten thousand operators are not ten thousand levels.
+   */
   #list(node: Node, cwds: Cwds): Flow {
-    const [left, right, ...rest] = node.namedChildren;
-    if (!left || !right || rest.length > 0) return this.#generic(node, cwds);
-    const and = node.children.some((c) => !c.isNamed && c.type === "&&");
-    const l = this.#walk(left, cwds);
-    const r = this.#walk(right, and ? l.ok : l.any);
-    return and ? { any: union(l.any, r.any), ok: r.ok } : { any: union(l.any, r.any), ok: union(l.ok, r.ok) };
+    const links: { and: boolean; right: Node }[] = [];
+    let first: Node = node;
+    while (first.type === "list") {
+      const [left, right, ...rest] = first.namedChildren;
+      if (!left || !right || rest.length > 0) return this.#generic(node, cwds);
+      links.push({ and: first.children.some((c) => !c.isNamed && c.type === "&&"), right });
+      first = left;
+    }
+    let flow = this.#walk(first, cwds);
+    for (const { and, right } of links.reverse()) {
+      const r = this.#walk(right, and ? flow.ok : flow.any);
+      flow = and ? { any: union(flow.any, r.any), ok: r.ok } : { any: union(flow.any, r.any), ok: union(flow.ok, r.ok) };
+    }
+    return flow;
   }
 
   #redirected(node: Node, cwds: Cwds): Flow {
