@@ -14,7 +14,7 @@ interface Piece {
   /** No `?` or `\`: compared with string methods. */
   plain: boolean;
   /** For non-plain pieces: bit masks for a one-pass (shift-and) search. */
-  bits?: { masks: Map<string, Uint32Array>; wild: Uint32Array; slash: Uint32Array; finalWord: number; finalBit: number };
+  bits?: { ascii: Uint32Array; other: Map<number, Uint32Array>; wild: Uint32Array; words: number; finalWord: number; finalBit: number };
 }
 
 /** What comes before a piece: nothing (the pattern's start), `*`, or `**​/` (folders). */
@@ -73,42 +73,62 @@ function piece(text: string): Piece {
 /** Bit `k` (of 32-bit words) set where piece character `k` accepts the input character. */
 function shiftAndMasks(text: string): NonNullable<Piece["bits"]> {
   const words = Math.ceil(text.length / 32);
-  const masks = new Map<string, Uint32Array>();
+  // Per character code, `words` mask words: a flat table for ASCII, a map for the rest.
+  const ascii = new Uint32Array(128 * words);
+  const other = new Map<number, Uint32Array>();
   const wild = new Uint32Array(words);
-  const slash = new Uint32Array(words);
   for (let k = 0; k < text.length; k++) {
-    const c = text[k]!;
+    const c = text.charCodeAt(k);
     const word = k >>> 5;
     const bit = (1 << (k & 31)) >>> 0;
-    if (c === "?") wild[word]! |= bit;
-    else {
-      let mask = masks.get(c);
-      if (!mask) masks.set(c, (mask = new Uint32Array(words)));
-      mask[word]! |= bit;
-      if (c === "\\") slash[word]! |= bit; // `\` also accepts `/`
+    if (c === QUESTION) {
+      wild[word]! |= bit;
+      continue;
+    }
+    // `\` also accepts `/`.
+    for (const code of c === BACKSLASH ? [BACKSLASH, SLASH] : [c]) {
+      if (code < 128) ascii[code * words + word]! |= bit;
+      else {
+        let mask = other.get(code);
+        if (!mask) other.set(code, (mask = new Uint32Array(words)));
+        mask[word]! |= bit;
+      }
     }
   }
-  return { masks, wild, slash, finalWord: (text.length - 1) >>> 5, finalBit: (1 << ((text.length - 1) & 31)) >>> 0 };
+  for (let code = 0; code < 128; code++) for (let w = 0; w < words; w++) ascii[code * words + w]! |= wild[w]!;
+  for (const mask of other.values()) for (let w = 0; w < words; w++) mask[w]! |= wild[w]!;
+  return { ascii, other, wild, words, finalWord: (text.length - 1) >>> 5, finalBit: (1 << ((text.length - 1) & 31)) >>> 0 };
 }
+
+const QUESTION = 63;
+const BACKSLASH = 92;
+const SLASH = 47;
 
 /**
  * One pass over the text from `from` (shift-and, one 32-bit word per 32 piece characters): each
  * place where the piece ends is tested with `ok`. Time: text length × ⌈piece length / 32⌉.
  */
 function shiftAndFind(piece: Piece, text: string, from: number, ok: (at: number) => boolean): number {
-  const { masks, wild, slash, finalWord, finalBit } = piece.bits!;
+  const { ascii, other, wild, words, finalWord, finalBit } = piece.bits!;
   const length = piece.text.length;
-  const words = wild.length;
+  if (words === 1) {
+    let state = 0;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const accept = c < 128 ? ascii[c]! : (other.get(c)?.[0] ?? wild[0]!);
+      state = ((state << 1) | 1) & accept;
+      if (state & finalBit && ok(i - length + 1)) return i - length + 1;
+    }
+    return -1;
+  }
   const state = new Uint32Array(words);
   for (let i = from; i < text.length; i++) {
-    const c = text[i]!;
-    const mask = masks.get(c);
+    const c = text.charCodeAt(i);
+    const mask = c < 128 ? undefined : other.get(c);
     let carry = 1; // a match may start at every position
     for (let w = 0; w < words; w++) {
       const current = state[w]!;
-      let accept = wild[w]!;
-      if (mask) accept |= mask[w]!;
-      if (c === "/") accept |= slash[w]!;
+      const accept = c < 128 ? ascii[c * words + w]! : (mask?.[w] ?? wild[w]!);
       state[w] = (((current << 1) | carry) & accept) >>> 0;
       carry = current >>> 31;
     }
