@@ -1,26 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DeniedError } from "../errors.js";
 import type { Rule } from "../rule.js";
-import { PermissionService } from "../service.js";
-import { analyzeCommand } from "./analyze.js";
-import { bashAsks } from "./asks.js";
+import { type Decision, decide } from "./test-decide.js";
 
-type Decision = "allow" | "ask" | "deny";
 const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 const options = { cwd: "/home/u/ws", home: "/home/u" };
-
-async function decide(command: string, ruleset: Rule[]): Promise<Decision> {
-  let asked = false;
-  const service = new PermissionService({ approve: () => ((asked = true), "once") });
-  try {
-    for (const spec of bashAsks(await analyzeCommand(command, options))) await service.ask({ ...spec, sessionID: "s", ruleset });
-  } catch (error) {
-    if (error instanceof DeniedError) return "deny";
-    throw error;
-  }
-  return asked ? "ask" : "allow";
-}
 
 /** Commands as words, the way the canonical form joins them. */
 const NAMES = ["rm", "git", "ls", "cat", "npm", "echo", "kubectl", "curl", "docker"];
@@ -70,7 +54,7 @@ describe("respellings are never decided more permissively than the canonical com
           const canonical = [name, ...args].join(" ");
           const words = [spellName(name), ...args.map((a, i) => spellArgs[i]!(a))];
           const respelled = wrap + words.map((w, i) => (i === 0 ? w : gaps[i]! + w)).join("");
-          const [base, variant] = await Promise.all([decide(canonical, rules), decide(respelled, rules)]);
+          const [base, variant] = await Promise.all([decide(canonical, rules, options), decide(respelled, rules, options)]);
           expect(STRICTNESS[variant], `${JSON.stringify(respelled)} (${variant}) vs ${JSON.stringify(canonical)} (${base})`).toBeGreaterThanOrEqual(STRICTNESS[base]);
         },
       ),
@@ -85,7 +69,7 @@ describe("respellings are never decided more permissively than the canonical com
       { permission: "bash", pattern: "git push *", action: "deny" },
     ];
     for (const spelling of ["/bin/rm x", "rm\tx", "git  push", "git -C . push", "git --no-pager push", "busybox rm x"]) {
-      expect(await decide(spelling, rules), spelling).toBe("deny");
+      expect(await decide(spelling, rules, options), spelling).toBe("deny");
     }
   });
 });

@@ -1,12 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type PermissionConfig, fromConfig } from "../config.js";
-import { DeniedError } from "../errors.js";
-import { PermissionService } from "../service.js";
-import { analyzeCommand } from "./analyze.js";
-import { bashAsks } from "./asks.js";
-
-type Decision = "allow" | "ask" | "deny";
+import { type Decision, decide } from "./test-decide.js";
 interface Corpus {
   workspace: string;
   home: string;
@@ -15,24 +10,6 @@ interface Corpus {
 }
 
 const corpus = JSON.parse(readFileSync(new URL("../../test-data/shell-decisions.json", import.meta.url), "utf8")) as Corpus;
-
-/** What the permission engine decides for a bash call: denied, asked (the host was asked), or allowed. */
-export async function decide(command: string, ruleset: ReturnType<typeof fromConfig>, options = { cwd: corpus.workspace, home: corpus.home }): Promise<Decision> {
-  let asked = false;
-  const service = new PermissionService({
-    approve: () => {
-      asked = true;
-      return "once";
-    },
-  });
-  try {
-    for (const spec of bashAsks(await analyzeCommand(command, options))) await service.ask({ ...spec, sessionID: "s", ruleset });
-  } catch (error) {
-    if (error instanceof DeniedError) return "deny";
-    throw error;
-  }
-  return asked ? "ask" : "allow";
-}
 
 describe("shell decisions corpus", () => {
   it("has at least 150 commands, each listed once, covering every kind of respelling", () => {
@@ -47,7 +24,7 @@ describe("shell decisions corpus", () => {
   for (const config of ["denyList", "allowList"] as const) {
     const ruleset = fromConfig(corpus.configs[config], { home: corpus.home });
     it.each(corpus.cases.map((c) => [JSON.stringify(c.command), c[config], c] as const))(`${config}: %s → %s`, async (_name, expected, c) => {
-      expect(await decide(c.command, ruleset)).toBe(expected);
+      expect(await decide(c.command, ruleset, { cwd: corpus.workspace, home: corpus.home })).toBe(expected);
     });
   }
 });
