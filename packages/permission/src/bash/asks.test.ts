@@ -51,6 +51,14 @@ describe("bash commands through the service", () => {
     await expect(run('bash -c "ls; rm -rf build"', config)).rejects.toBeInstanceOf(DeniedError);
   });
 
+  it("a rule on a wrapper sees what it runs in canonical form", async () => {
+    const config = { "*": "allow", bash: { "*": "allow", "sudo rm *": "deny", "timeout * rm *": "deny" } } as const;
+    await expect(run("sudo /bin/rm x", config)).rejects.toBeInstanceOf(DeniedError);
+    await expect(run("sudo 'rm' x", config)).rejects.toBeInstanceOf(DeniedError);
+    await expect(run("timeout 5 /usr/bin/rm x", config)).rejects.toBeInstanceOf(DeniedError);
+    expect(await run("sudo ls", config)).toEqual([]);
+  });
+
   it("paths outside the workspace ask external_directory", async () => {
     const config = { "*": "allow", external_directory: "ask" } as const;
     expect(await run("cp a.txt /etc/", config)).toEqual([["external_directory", "/etc/*"]]);

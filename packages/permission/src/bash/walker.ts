@@ -1,15 +1,13 @@
-import { basename, dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Node, Parser } from "web-tree-sitter";
 import type { PathUse } from "./analyze.js";
-import { alwaysPattern, subcommandWords } from "./arity.js";
+import { alwaysPattern } from "./arity.js";
 import { FILE_COMMANDS } from "./file-commands.js";
-import { setAsideGlobalOptions } from "./global-options.js";
 import { expandTilde, isHarmlessDevice, spelledAsDirectory } from "./paths.js";
+import { spell, subcommandHidden } from "./spelling.js";
 import { expands, staticValue, type Word } from "./words.js";
 import { isWrapper, unwrap } from "./wrappers.js";
 
-/** Folders of the system's own programs: `/bin/rm` is the `rm` rules are written for. */
-const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin", "/opt/homebrew/bin"]);
 /** Commands that run a string as shell code. */
 const EVALUATORS = new Set(["eval", "trap"]);
 /** Shells: `-c code` runs a string, no script operand runs stdin. */
@@ -329,22 +327,12 @@ export class Walker {
   #run(words: readonly Word[], cwds: Cwds, reach: Reach): Flow {
     const [head, ...args] = words;
     if (!head) return unchanged(cwds);
-    const name = head.value;
     const known = (w: Word) => w.value !== undefined && !expands(w.node);
-    // Dynamic words stay as written in the canonical form; deny rules still see the rest.
-    const base = name !== undefined && name.includes("/") ? basename(name) : (name ?? head.raw);
     const values = args.map((a) => a.value);
-    const rest = args.map((a) => a.value ?? a.raw);
-    // `/usr/bin/rm` is `rm`; `./rm` or `/tmp/rm` is some other program: its canonical form keeps the
-    // path (so an allow rule for `rm *` does not cover it) and deny rules see the bare name too.
-    const named = name === undefined || !name.includes("/") || SYSTEM_BIN.has(dirname(name)) ? base : name;
-    const canonicalWords = [named, ...rest];
-    const canonical = canonicalWords.join(" ");
-    const variants = [reach.written, ...reach.around];
-    for (const other of [name, base]) if (other !== undefined && other !== named) variants.push([other, ...rest].join(" "));
-    const setAside = setAsideGlobalOptions(canonicalWords);
-    if (setAside) variants.push(setAside.words.join(" "));
-    for (const dir of setAside?.directories ?? []) this.#touch(dir, cwds, true, false);
+    const { base, words: canonicalWords, canonical, forms, directories } = spell(words);
+    // Dynamic words stay as written in the canonical form; deny rules still see the rest.
+    const variants = [reach.written, ...reach.around, ...forms];
+    for (const dir of directories) this.#touch(dir, cwds, true, false);
 
     if (!known(head) || base === "" || reach.wrappers > MAX_WRAPPERS) {
       this.opaque = true; // $cmd, $(which x), /bin/r?, "": what runs is not known
@@ -379,17 +367,24 @@ export class Walker {
     for (const dir of unwrapped.directories) this.#touch(dir, cwds, true, false);
     // `env PATH=/tmp ls`, `sudo LD_PRELOAD=x ls`: the same as an assignment prefix.
     for (const assignment of unwrapped.assignments) if (!SAFE_VARIABLES.test(assignment.slice(0, assignment.indexOf("=")))) this.opaque = true;
+    // The wrapper in front of each spelling of what it runs: `sudo /bin/rm x` is also `sudo rm x`.
+    let wrapped: string[] = [];
+    if (unwrapped.kind === "command") {
+      const prefix = spell(words).words.slice(0, 1 + unwrapped.start).join(" ");
+      const inner = spell(words.slice(1 + unwrapped.start));
+      wrapped = [inner.canonical, ...inner.forms].map((form) => `${prefix} ${form}`);
+    }
     if (unwrapped.kind === "command" && unwrapped.mode === "same") {
       // `timeout 5 rm x` is `rm x`: matched as it, with the wrapper's spellings for deny and ask rules.
       const inner = words.slice(1 + unwrapped.start);
       return this.#run(inner, cwds, {
         written: inner.map((w) => w.raw).join(" "),
-        around: [canonical, ...variants],
+        around: [canonical, ...variants, ...wrapped],
         stdin: reach.stdin,
         wrappers: reach.wrappers + 1,
       });
     }
-    this.add(canonical, variants);
+    this.add(canonical, [...variants, ...wrapped]);
     if (unwrapped.kind === "unknown") this.opaque = true;
     else if (unwrapped.kind === "command") {
       const inner = words.slice(1 + unwrapped.start);
@@ -476,16 +471,6 @@ export class Walker {
     return { any: union(cwds, moved), ok: moved };
   }
 }
-
-/** Whether a dynamic word sits among the words that name the command (`git $X`, `npm run $S`). */
-function subcommandHidden(words: readonly string[], dynamicAt: ReadonlySet<number>): boolean {
-  const marked = words.map((w, i) => (dynamicAt.has(i) ? DYNAMIC : w));
-  const named = setAsideGlobalOptions(marked)?.words ?? marked;
-  return named.slice(1, subcommandWords(named)).includes(DYNAMIC);
-}
-
-/** Stands for a dynamic word while looking for the subcommand (bash words never hold NUL). */
-const DYNAMIC = "\0";
 
 /** The static text a heredoc or here-string feeds to stdin; undefined for other redirections. */
 function stdinText(node: Node, home: string): string | undefined {
