@@ -88,7 +88,7 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   if (command.length <= MAX_ANALYZED_LENGTH) {
     try {
       const parser = await bashParser();
-      walker = new Walker(parser, workspace, home, performance.now() + ANALYSIS_TIME_BUDGET_MS);
+      walker = new Walker(parser, home, performance.now() + ANALYSIS_TIME_BUDGET_MS);
       walker.source(command, new Set([cwd]), 0);
       if (walker.outOfTime && whole !== "") walker.add(whole, []);
     } catch {
