@@ -128,10 +128,10 @@ const parser = await treeSitter();
 const shellOptions = { cwd: "/home/u/ws", home: "/home/u" };
 const analyzeMicros = await medianMs(async () => {
   for (const command of AGENT_COMMANDS) await analyzeCommand(command, shellOptions);
-}, 15, 3).then((ms) => (ms * 1000) / AGENT_COMMANDS.length);
+}, 31, 5).then((ms) => (ms * 1000) / AGENT_COMMANDS.length);
 const parseMicros = await medianMs(() => {
   for (const command of AGENT_COMMANDS) parser.parse(command)?.delete();
-}, 15, 3).then((ms) => (ms * 1000) / AGENT_COMMANDS.length);
+}, 31, 5).then((ms) => (ms * 1000) / AGENT_COMMANDS.length);
 
 /** The matcher Lathe used before: the pattern translated to one regular expression. */
 function regexWildcard(pattern: string): RegExp {
