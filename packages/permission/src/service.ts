@@ -93,6 +93,8 @@ interface Entry {
   /** Fires when the request is settled, so an `approve` callback can stop waiting for its user. */
   controller: AbortController;
   detach?: () => void;
+  /** Asked because a rule for another spelling said so: another request's `always` does not settle it. */
+  bySpelling?: boolean;
 }
 
 /** An outcome: undefined to go on, or the error the asker gets. */
@@ -128,12 +130,14 @@ export class PermissionService {
     const { sessionID, permission } = data;
     const approved = this.approved(sessionID);
     const asking: string[] = [];
+    let askedBySpelling = false;
     for (const [i, pattern] of data.patterns.entries()) {
       const decision = evaluateSpellings(permission, pattern, data.variants[i] ?? [], input.ruleset);
       if (decision.action === "deny") throw new DeniedError(permission, decision.pattern, decision.rule!);
       if (asking.includes(pattern)) continue;
       // An ask a respelling's rule made is not lifted by approvals, which were given for the pattern.
       const bySpelling = decision.pattern !== pattern;
+      askedBySpelling ||= bySpelling;
       if (data.opaque || bySpelling) asking.push(pattern);
       else if (decision.action === "ask" && evaluate(permission, pattern, approved).action !== "allow") asking.push(pattern);
     }
@@ -171,7 +175,7 @@ export class PermissionService {
       ...(data.opaque ? { opaque: true } : {}),
       time: { created: now },
     });
-    const entry: Entry = { request, controller: new AbortController() };
+    const entry: Entry = { request, controller: new AbortController(), ...(askedBySpelling ? { bySpelling: true } : {}) };
     this.#pending.set(request.id, entry);
     const waiting = this.#wait(entry, input.signal);
     try {
@@ -260,7 +264,7 @@ export class PermissionService {
       approvedChanged = this.#approve(request);
       const approved = this.approved(request.sessionID);
       for (const other of this.#sessionEntries(request.sessionID)) {
-        if (other.request.opaque) continue;
+        if (other.request.opaque || other.bySpelling) continue;
         const covered = other.request.patterns.every(
           (p) => evaluate(other.request.permission, p, approved).action === "allow",
         );

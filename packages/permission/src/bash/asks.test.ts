@@ -59,6 +59,26 @@ describe("bash commands through the service", () => {
     expect(await run("sudo ls", config)).toEqual([]);
   });
 
+  it("an ask a spelling's rule made is not settled by another request's always", async () => {
+    const ruleset = fromConfig({ bash: { "*": "ask", "rm *": "allow", "/usr/bin/*": "ask" } });
+    const service = new PermissionService();
+    const bash = async (command: string) => bashAsks(await analyzeCommand(command, options)).find((a) => a.permission === "bash")!;
+    // Plain `rm x` is allowed; `/usr/bin/rm x` is `rm x` too, but the host asks for that spelling.
+    await service.ask({ ...(await bash("rm x")), sessionID: "s", ruleset });
+    const pinned = service.ask({ ...(await bash("/usr/bin/rm x")), sessionID: "s", ruleset });
+    const sudo = await bash("sudo rm x");
+    expect(sudo).toMatchObject({ patterns: ["sudo rm x", "rm x"], always: ["rm *"] });
+    const other = service.ask({ ...sudo, sessionID: "s", ruleset });
+    const [first, second] = service.pending("s");
+    expect(first!.patterns).toEqual(["rm x"]);
+    await service.reply(second!.id, "always"); // approves `rm *`, which covers `rm x`…
+    await other;
+    expect(service.approved("s").map((r) => r.pattern)).toEqual(["rm *"]);
+    expect(service.pending("s").map((r) => r.id)).toEqual([first!.id]); // …but the spelling's ask still waits
+    await service.reply(first!.id, "once");
+    await pinned;
+  });
+
   it("paths outside the workspace ask external_directory", async () => {
     const config = { "*": "allow", external_directory: "ask" } as const;
     expect(await run("cp a.txt /etc/", config)).toEqual([["external_directory", "/etc/*"]]);
