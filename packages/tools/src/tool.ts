@@ -8,6 +8,11 @@ export interface ToolPermissionRequest {
   permission: string;
   /** What the call touches: relative paths for edits, the commands for bash, the URL for webfetch. */
   patterns: string[];
+  /**
+   * Per pattern, other spellings of it (a shell command as written, with its path…) that deny and ask
+   * rules are checked against too; allow rules only see the pattern. Passed to the permission engine.
+   */
+  variants?: string[][];
   /** Broader patterns a user may approve once and for all (`src/*`, `git commit *`); default `patterns`. */
   always?: string[];
   /** Facts for the host's approval prompt, e.g. the diff of an edit. */

@@ -23,6 +23,8 @@ export interface GateAskInput {
   agent: string;
   permission: string;
   patterns: string[];
+  /** Per pattern, other spellings that deny and ask rules also see (bash). */
+  variants?: string[][];
   always: string[];
   metadata: Record<string, unknown>;
   tool?: { messageID: string; callID: string };
@@ -128,6 +130,7 @@ export class AgentPermissions implements PermissionGate {
       sessionID: input.sessionID,
       permission: input.permission,
       patterns: input.patterns,
+      ...(input.variants ? { variants: input.variants } : {}),
       always: input.always,
       metadata: input.metadata,
       ...(input.tool ? { tool: input.tool } : {}),

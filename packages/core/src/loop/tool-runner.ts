@@ -210,6 +210,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         agent: deps.agent,
         permission: request.permission,
         patterns: request.patterns,
+        ...(request.variants ? { variants: request.variants } : {}),
         always: request.always ?? request.patterns,
         metadata: request.metadata ?? {},
         ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
