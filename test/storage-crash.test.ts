@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "@lathe/core";
-import { MessageWithParts, Session } from "@lathe/message";
+import { addTokens, emptyTokens, MessageWithParts, Session, usageOfParts } from "@lathe/message";
 import { mockModel } from "@lathe/mock";
 import { FileStorage, SqliteStorage, type Storage } from "@lathe/storage";
 import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
@@ -52,6 +52,21 @@ async function validateAndContinue(storage: Storage, sessionID: string): Promise
     expect(message.time.completed).toBeDefined();
     for (const part of parts) if (part.type === "tool") expect(["completed", "error"]).toContain(part.state.status);
   }
+  await expectExactUsage(storage, sessionID);
+}
+
+/** The session's totals are exactly what its stored steps record: nothing lost to a kill, nothing counted twice. */
+async function expectExactUsage(storage: Storage, sessionID: string): Promise<void> {
+  const session = await storage.getSession(sessionID);
+  let steps = 0;
+  let tokens = emptyTokens();
+  for (const { parts } of await storage.listMessages(sessionID)) {
+    const used = usageOfParts(parts);
+    steps += used.steps;
+    tokens = addTokens(tokens, used.tokens);
+  }
+  expect(session?.usage.steps ?? 0).toBe(steps);
+  expect(session?.usage.tokens).toEqual(tokens);
 }
 
 const KILLS = 30;

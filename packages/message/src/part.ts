@@ -197,6 +197,10 @@ export const RetryPart = z.object({
   type: z.literal("retry"),
   attempt: z.number().int().positive(),
   error: MessageError,
+  /** What the failed attempt reported using: billed all the same, so it counts toward the message's usage. */
+  tokens: TokenUsage.optional(),
+  /** The cost of {@link RetryPart.tokens}. */
+  cost: z.number().nonnegative().optional(),
   time: z.object({ created: z.number() }),
 });
 /** A failed request that was retried. */

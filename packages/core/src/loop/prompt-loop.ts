@@ -13,7 +13,7 @@ import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBu
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
-import { repairInterrupted } from "./repair.js";
+import { countRepaired, repairInterrupted } from "./repair.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
@@ -81,16 +81,22 @@ export async function runTurn(
  */
 async function settleHistory(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
   if (session.revert) history = await commitRevert(rt, session, history);
-  const repaired = repairInterrupted(history);
+  const repaired = repairInterrupted(session, history);
   if (repaired) {
-    await rt.storage.write(repaired);
     // Requests of turns just finished as interrupted can never be answered usefully: drop them.
-    const dead = new Set((repaired.messages ?? []).map((m) => m.id));
-    if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
-      const updated = await rt.updater.update(session.id, (current) => {
+    const dead = new Set(repaired.messages.map((m) => m.id));
+    // The repaired records and the usage they add to the session go in one write, the session last.
+    const updated = await rt.updater.update(
+      session.id,
+      (current) => {
+        countRepaired(current, repaired);
         if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
-      });
-      if (updated) session.permission = updated.permission;
+      },
+      { messages: repaired.messages, parts: repaired.parts },
+    );
+    if (updated) {
+      session.usage = updated.usage;
+      session.permission = updated.permission;
     }
   }
   rt.permissions.restore(session);
