@@ -62,6 +62,8 @@ export {
 export {
   truncateOutput,
   cutText,
+  cutMiddle,
+  type CutMiddle,
   truncationNote,
   DEFAULT_TRUNCATION,
   type TruncationLimits,

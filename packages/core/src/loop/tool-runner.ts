@@ -119,8 +119,12 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     // A tool that stopped because of the abort and returned anyway did not finish its work.
     if (deps.signal.aborted) throw deps.signal.reason;
     const running = part.state.status === "running" ? part.state : undefined;
-    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
-    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    // Every tool's output is capped, not only the built-in ones' — once: a tool that bounds its own
+    // output (bash keeps the tail, read says where to go on) is not cut again. The cap keeps the head
+    // and the tail; the full text stays readable in the session's data dir.
+    const { output } = tool.boundsOutput
+      ? { output: result.output }
+      : await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir }, { direction: "both" });
     const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
