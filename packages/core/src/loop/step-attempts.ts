@@ -2,7 +2,7 @@ import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 
 import type { TokenUsage } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "../agents/hooks.js";
-import { toMessageError } from "./message-error.js";
+import { errorSummary, toMessageError } from "./message-error.js";
 import { isContextOverflow, retryReason } from "../context/provider-errors.js";
 import { providerRetryDelay, retryDelay } from "../context/retry-delay.js";
 import type { AgentRuntime } from "./runtime.js";
@@ -68,7 +68,8 @@ export async function streamStepWithRetries(
     const cost = discarded ? onDiscardedUsage(discarded) : 0;
     const now = Date.now();
     recorder.add({ type: "retry", attempt, error: toMessageError(error), ...(discarded ? { tokens: discarded, cost } : {}), time: { created: now } });
-    rt.emit({ type: "session.status", sessionID, status: { type: "retry", attempt, next: now + delay, message: reason } });
+    // The status says why: the reason's kind and the error with its causes (`terminated ← ECONNRESET`).
+    rt.emit({ type: "session.status", sessionID, status: { type: "retry", attempt, next: now + delay, message: `${reason}: ${errorSummary(error)}` } });
     try {
       await sleep(delay, request.signal);
     } catch (abort) {
