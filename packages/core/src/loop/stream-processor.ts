@@ -36,6 +36,7 @@ export async function processStepStream(
   const texts = new Map<string, TextPart>();
   const reasonings = new Map<string, ReasoningPart>();
   const toolParts = new Map<string, ToolPart>();
+  let stepFinished = false;
 
   const toolPart = (callID: string, toolName: string): ToolPart => {
     let part = toolParts.get(callID);
@@ -49,8 +50,10 @@ export async function processStepStream(
   try {
     await consume();
   } catch (error) {
-    // A stream that throws (connection lost, abort) ends the step like an error part would.
-    out.error = error;
+    // A stream that throws (connection lost, abort) ends the step like an error part would — unless
+    // the step had already finished: the model's output is complete then, and what failed is the
+    // SDK's bookkeeping after it (it deep-copies tool input, which overflows on hostile nesting).
+    if (!stepFinished) out.error = error;
   }
   closeOpenParts(recorder, texts, reasonings);
   return out;
@@ -113,12 +116,19 @@ export async function processStepStream(
         case "tool-call": {
           const part = toolPart(chunk.toolCallId, chunk.toolName);
           if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-          const input = asRecord(chunk.input);
+          const parsed = asRecord(chunk.input);
+          // Input nested deeper than any schema needs cannot be stored or copied (recursion limits):
+          // the call is answered as invalid, and what is kept of it is nothing.
+          const tooDeep = exceedsDepth(parsed, MAX_INPUT_DEPTH);
+          const input = tooDeep ? {} : parsed;
           const tool = tools.get(chunk.toolName);
-          if (chunk.invalid || !tool) {
+          if (chunk.invalid || !tool || tooDeep) {
             out.invalidCalls++;
             const now = Date.now();
-            part.state = { status: "error", input, error: invalidCallMessage(chunk.toolName, chunk.error, tools), time: { start: now, end: now } };
+            const error = tooDeep
+              ? `Invalid input for tool "${chunk.toolName}": it is nested more than ${MAX_INPUT_DEPTH} levels deep. Send a flatter input.`
+              : invalidCallMessage(chunk.toolName, chunk.error, tools);
+            part.state = { status: "error", input, error, time: { start: now, end: now } };
             recorder.changed(part);
           } else {
             out.calls.push({ part, tool, input });
@@ -126,6 +136,7 @@ export async function processStepStream(
           break;
         }
         case "finish-step":
+          stepFinished = true;
           out.finishReason = chunk.finishReason;
           out.usage = chunk.usage;
           break;
@@ -155,6 +166,21 @@ function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, re
     part.time = { ...part.time, end: now };
     recorder.changed(part);
   }
+}
+
+/** How deep a tool input may nest; real schemas need a handful of levels. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays more than `limit` levels deep (walked without recursion). */
+export function exceedsDepth(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function asRecord(input: unknown): Record<string, unknown> {
