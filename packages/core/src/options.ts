@@ -75,7 +75,12 @@ export interface AgentOptions {
    * `AGENTS.md`, `CLAUDE.md` and `CONTEXT.md` files found from the workspace up to its repository root.
    */
   instructionFiles?: string[];
-  /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
+  /**
+   * The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]`
+   * for none of them. The `task` tool for subagents comes on top of whatever list is passed, for every
+   * agent that may start subagents; switch it off per agent (`agents: { build: { tools: { task: false } } }`)
+   * or with a rule (`permission: { task: "deny" }`).
+   */
   tools?: Tool[];
   /**
    * Where Lathe keeps its own files: per-session data (full text of truncated tool outputs) and

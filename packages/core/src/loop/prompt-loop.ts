@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createId, INTERRUPTED_TOOL_RESULT, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
 import type { ToolContext } from "@lathe/tools";
+import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
 import { runHooks } from "../agents/hooks.js";
@@ -167,13 +168,24 @@ async function answer(
   const { ref } = rt.modelFor(agentName);
   const user = userMessage(session.id, agentName, input, options);
   await inlineLocalFiles(user.parts);
-  if (typeof input === "string") {
-    const expanded = await expandReferences(input, {
-      cwd: rt.cwd,
-      agents: rt.agents,
-      toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
-    });
-    for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+  // References are expanded in what the user typed: the prompt string, or each text part given (not
+  // synthetic ones), a file or agent named twice expanded once.
+  const typed = typeof input === "string" ? [input] : input.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : []));
+  const offersTask = rt.toolsFor(agentName).has("task");
+  const context = {
+    cwd: rt.cwd,
+    agents: rt.agents,
+    toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
+    canDelegate: (name: string) => offersTask && name !== agentName && evaluate("task", name, rt.permissions.ruleset(agentName)).action !== "deny",
+  };
+  const expandedOnce = new Set<string>();
+  for (const text of typed) {
+    for (const part of await expandReferences(text, context)) {
+      const key = part.type === "agent" ? `agent:${part.name}` : part.type === "file" && part.source ? `file:${part.source.path}` : undefined;
+      if (key !== undefined && expandedOnce.has(key)) continue;
+      if (key !== undefined) expandedOnce.add(key);
+      user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+    }
   }
   let hookError: unknown;
   try {

@@ -3,6 +3,7 @@ import type { ReasoningPart, TextPart, ToolPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ToolCall } from "./tool-runner.js";
 import { errorText } from "./tool-runner.js";
+import { causes } from "../context/provider-errors.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 /** What one streamed step produced. */
@@ -202,5 +203,29 @@ function invalidCallMessage(toolName: string, error: unknown, tools: ReadonlyMap
     const available = [...tools.keys()].join(", ") || "none";
     return `There is no tool named "${toolName}". Available tools: ${available}.`;
   }
-  return `Invalid input for tool "${toolName}": ${errorText(error)}. Fix the input and call the tool again.`;
+  return `Invalid input for tool "${toolName}": ${inputProblem(error)}. Fix the input and call the tool again.`;
+}
+
+/**
+ * What is wrong with a tool input, in one sentence naming the fields: the schema's own issues
+ * (`path: expected string, received undefined`) rather than the SDK's wrappers around a JSON dump.
+ */
+export function inputProblem(error: unknown): string {
+  const chain = causes(error);
+  const issues = chain
+    .map((item) => (item && typeof item === "object" ? (item as { issues?: unknown }).issues : undefined))
+    .find((found): found is { path?: unknown[]; message?: unknown }[] => Array.isArray(found) && found.length > 0);
+  if (issues) {
+    return issues
+      .slice(0, 5)
+      .map((issue) => {
+        const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join(".") : "the input";
+        return `${path}: ${String(issue.message ?? "invalid").replace(/^Invalid input: /, "")}`;
+      })
+      .concat(issues.length > 5 ? [`and ${issues.length - 5} more`] : [])
+      .join("; ");
+  }
+  const innermost = chain.at(-1);
+  if (innermost instanceof SyntaxError) return `it is not valid JSON (${innermost.message})`;
+  return errorText(innermost ?? error).replace(/\s+/g, " ").slice(0, 500);
 }

@@ -109,8 +109,10 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
       });
     }
     const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const sent = deps.hooks?.["tool.execute.before"] ? JSON.stringify(input) : undefined;
     const before: { args: Record<string, unknown>; block?: string } = { args: input };
     await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (sent !== undefined) recordRewrite(call, deps, sent, before.args);
     if (before.block !== undefined) {
       fail(call, deps, before.block);
       return "error";
@@ -129,7 +131,8 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",
-      input,
+      input: before.args,
+      ...(running?.modelInput ? { modelInput: running.modelInput } : {}),
       output: after.output,
       title: after.title,
       metadata: after.metadata,
@@ -160,6 +163,17 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     fail(call, deps, errorText(error));
     return "error";
   }
+}
+
+/**
+ * Stores the input a `tool.execute.before` hook made (in place or as a new object) as the one that
+ * runs, keeping the model's own (`sent`, as JSON) beside it, so the stored call is what ran.
+ */
+function recordRewrite(call: ToolCall, deps: ToolRunnerDeps, sent: string, args: Record<string, unknown>): void {
+  const state = call.part.state;
+  if (state.status !== "running" || JSON.stringify(args) === sent) return;
+  call.part.state = { ...state, input: args, modelInput: JSON.parse(sent) as Record<string, unknown> };
+  deps.recorder.changed(call.part);
 }
 
 function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
