@@ -27,10 +27,7 @@ describe("the task tool with the host's own tools", () => {
   }
 
   it("is not offered when the agent switches it off or a rule denies it, and @agent then hints at no tool", async () => {
-    const options: AgentOptions[] = [
-      { agents: { build: { tools: { task: false } } } } as AgentOptions,
-      { permission: { task: "deny" } } as AgentOptions,
-    ];
+    const options: Partial<AgentOptions>[] = [{ agents: { build: { tools: { task: false } } } }, { permission: { task: "deny" } }];
     for (const extra of options) {
       const model = mockModel([{ text: "ok" }]);
       const agent = createAgent({ ...extra, model, cwd: workspace(), snapshots: false, tools: builtinTools() });
