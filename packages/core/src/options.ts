@@ -83,7 +83,7 @@ export interface AgentOptions {
   lsp?: Diagnostics;
   /**
    * The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]`
-   * for none of them. The `task` tool for subagents comes on top of whatever list is passed, for every
+   * for none at all. The `task` tool for subagents comes on top of any other list passed, for every
    * agent that may start subagents; switch it off per agent (`agents: { build: { tools: { task: false } } }`)
    * or with a rule (`permission: { task: "deny" }`).
    */

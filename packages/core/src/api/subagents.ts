@@ -28,8 +28,9 @@ export function offeredTools(host: TaskHost, agent: string, tools: ReadonlyMap<s
   const subagents = rt.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
   // Whatever tool list the host passes (builtinTools(), MCP tools, its own), an agent that may start
   // subagents is offered the task tool, unless the agent switches it off (`tools: { task: false }`) or
-  // its rules deny `task`.
-  const wantsTask = !switchedOff("task");
+  // its rules deny `task`. An empty list means no tools at all, unless an agent switches task on.
+  const noTools = rt.options.tools !== undefined && rt.options.tools.length === 0;
+  const wantsTask = definition.tools?.task === true || (!noTools && !switchedOff("task"));
   if (subagents.length > 0 && wantsTask && !hidden.has("task") && !offered.has("task")) {
     offered.set("task", createTaskTool(subagents, { runTask: (input) => runTask(host, input) }));
   }
