@@ -34,16 +34,35 @@ export function toMessageError(error: unknown): MessageError {
   // The causes below the error the message names: the provider error's own, or the plain error's.
   const below = chain.slice(chain.findIndex((c) => c.error === (top ?? error)) + 1);
   if (below.length === 0) return base;
+  const untold = newCauses(base.message, below);
   return {
     ...base,
-    message: `${base.message} (${below.map(describeCause).join(" ← ")})`,
+    ...(untold.length > 0 ? { message: `${base.message} (${untold.join(" ← ")})` } : {}),
     data: { ...base.data, causes: below.map(({ name, message, code }) => ({ name, message, ...(code ? { code } : {}) })) },
   };
 }
 
-/** A one-line account of an error and its causes, e.g. for a retry's status message. */
+/**
+ * A one-line account of an error and its causes, e.g. for a retry's status message: the first line
+ * of its message, then the causes it does not already tell.
+ */
 export function errorSummary(error: unknown): string {
-  return toMessageError(error).message;
+  const chain = causeChain(error);
+  const top = causes(error).find((item) => APICallError.isInstance(item)) ?? error;
+  const first = (top instanceof Error ? top.message : chain[0]?.message ?? "").split("\n")[0]!.trim();
+  const untold = newCauses(first, chain.slice(chain.findIndex((c) => c.error === top) + 1));
+  return untold.length > 0 ? `${first} (${untold.join(" ← ")})` : first;
+}
+
+/** The causes' descriptions that `told` (and the causes before them) do not already contain. */
+function newCauses(told: string, chain: CauseLink[]): string[] {
+  const out: string[] = [];
+  for (const link of chain) {
+    const text = describeCause(link);
+    if (!text || told.includes(link.message || text) || out.some((o) => o.includes(link.message || text))) continue;
+    out.push(text);
+  }
+  return out;
 }
 
 interface CauseLink {

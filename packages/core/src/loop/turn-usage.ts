@@ -60,7 +60,7 @@ export async function closeMessage(rt: AgentRuntime, writer: SessionWriter, reco
     },
     { messages: [structuredClone(info)] },
   );
-  recorder.messageChanged();
+  recorder.messageStored();
 }
 
 /** `usage` with a message's tokens, cost and steps added, counted through that message. */
