@@ -214,6 +214,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
       }),
+    ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
     metadata: (update) => {
       const state = part.state;
       if (state.status !== "running") return;

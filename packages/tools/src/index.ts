@@ -15,6 +15,7 @@ export {
   type ToolPermissionRequest,
   type ToolProgress,
   type ToolEvent,
+  type PermissionCheck,
   type TodoStore,
 } from "./tool.js";
 export { builtinTools, type BuiltinToolsOptions } from "./builtin-tools.js";

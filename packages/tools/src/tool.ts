@@ -18,6 +18,9 @@ export interface ToolPermissionRequest {
   opaque?: boolean;
 }
 
+/** What {@link ToolContext.check} decides: the most restrictive outcome over the request's patterns. */
+export type PermissionCheck = "allow" | "deny" | "ask";
+
 /** Live progress a running tool reports to the host (shown in UIs, stored on the running tool part). */
 export interface ToolProgress {
   title?: string;
@@ -48,6 +51,13 @@ export interface ToolContext {
    * the tool's error result, or stops the turn, as the permission engine decides).
    */
   ask(request: ToolPermissionRequest): Promise<void>;
+  /**
+   * Decides a request by the rules and the session's approvals alone, asking no one and recording
+   * nothing: `allow`, `deny`, or `ask` (a call would have to ask). Search tools use it to leave out
+   * files the model may not read without asking (`grep` withholds such files' lines). Supplied by
+   * the agent loop; when absent, no file is withheld.
+   */
+  check?(request: Pick<ToolPermissionRequest, "permission" | "patterns">): PermissionCheck;
   /** Reports live progress; cheap to call often. */
   metadata(update: ToolProgress): void;
   /** Emits an event to the host. */
