@@ -306,6 +306,7 @@ async function drive(
       sessionState: rt.sessionState(session.id),
       hooks: rt.hooks,
       dataDir: sessionDataDir(rt, session.id),
+      ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
       todos: {
         get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
         set: async (todos) => {

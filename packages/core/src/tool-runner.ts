@@ -30,6 +30,8 @@ export interface ToolRunnerDeps {
   dataDir: string;
   /** The session's stored todo list. */
   todos: TodoStore;
+  /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
+  shellEnv?: Record<string, string>;
 }
 
 /** How a step's tool calls ended. */
@@ -227,6 +229,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     },
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
+    ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
     todos: deps.todos,
     state: stateAccessor(deps.sessionState),
   };

@@ -76,3 +76,4 @@ export type { AppliedEdit } from "./edit/apply-edits.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export { isBinaryFile, looksBinary, viewableMime } from "./binary-file.js";
 export { locateRipgrep, RipgrepError, type RipgrepOption } from "./search/ripgrep.js";
+export { childEnvironment, isCredentialName, CREDENTIAL_ENV_NAMES, type EnvPolicyOptions } from "./env-policy.js";

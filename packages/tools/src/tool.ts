@@ -1,5 +1,6 @@
 import type { Todo, ToolAttachment } from "@lathe/message";
 import type { z } from "zod";
+import type { childEnvironment } from "./env-policy.js";
 
 /** What a tool asks the permission engine before doing something. */
 export interface ToolPermissionRequest {
@@ -79,6 +80,12 @@ export interface ToolContext {
    * keep the list in {@link ToolContext.state} for the life of the agent instance.
    */
   todos?: TodoStore;
+  /**
+   * The exact environment of the processes the model starts (`bash` commands), set by the host
+   * (`createAgent({ shellEnv })`). When absent, they get the host's environment without credentials
+   * (see {@link childEnvironment}).
+   */
+  shellEnv?: Record<string, string>;
 }
 
 /** Reads and replaces a session's stored todo list. Supplied by the loop through {@link ToolContext.todos}. */

@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { analyzeCommand, bashAsks } from "@lathe/permission";
 import { z } from "zod";
+import { childEnvironment, type CREDENTIAL_ENV_NAMES } from "../env-policy.js";
 import { FileNotFoundError, InvalidPathError, ToolInputError } from "../errors.js";
 import { defineTool, type Tool, type ToolContext } from "../tool.js";
 import { DEFAULT_TRUNCATION, type TruncationLimits } from "../truncate.js";
@@ -27,8 +28,13 @@ export interface BashToolOptions {
   truncation?: Partial<TruncationLimits>;
   /** Run commands in a sandbox; see {@link BashSandbox}. Default: no sandbox. */
   sandbox?: BashSandbox;
-  /** Extra environment variables for every command. */
+  /**
+   * Extra environment variables for every command, on top of the host's environment without
+   * credentials (not added when the context's `shellEnv` gives the environment exactly).
+   */
   env?: Record<string, string>;
+  /** More variable names (wildcards, case-insensitive) kept from commands, beside {@link CREDENTIAL_ENV_NAMES}. */
+  withholdEnv?: string[];
 }
 
 const BashParameters = z.object({
@@ -106,18 +112,24 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
         timeout,
         graceMs: options.killGraceMs ?? 3000,
         limits,
-        env: options.env,
+        env: commandEnvironment(ctx, options),
         description: args.description,
       });
     },
   });
 }
 
+/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials. */
+function commandEnvironment(ctx: ToolContext, options: BashToolOptions): Record<string, string> {
+  if (ctx.shellEnv) return childEnvironment({ exact: ctx.shellEnv });
+  return { ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env };
+}
+
 async function run(
   ctx: ToolContext,
   command: SandboxedCommand,
   cwd: string,
-  opts: { timeout: number; graceMs: number; limits: TruncationLimits; env?: Record<string, string>; description?: string },
+  opts: { timeout: number; graceMs: number; limits: TruncationLimits; env: Record<string, string>; description?: string },
 ) {
   const spool = new OutputSpool(ctx, opts.limits);
   const child = spawn(command.file, command.args, {
@@ -125,7 +137,7 @@ async function run(
     // Its own process group, so that stopping it reaches every process it started.
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...opts.env },
+    env: opts.env,
   });
   const pgid = child.pid;
   let timedOut = false;
