@@ -33,6 +33,7 @@ export { grepTool, createGrepTool, type GrepToolOptions, type GrepMetadata } fro
 export { listTool, createListTool, DEFAULT_LIST_IGNORE, type ListToolOptions, type ListMetadata } from "./list/list.js";
 export { todoWriteTool, todoReadTool, createTodoWriteTool, createTodoReadTool, type TodoMetadata } from "./todo/todo.js";
 export { webfetchTool, createWebFetchTool, type WebFetchToolOptions, type WebFetchMetadata } from "./webfetch/webfetch.js";
+export { normalizeUrl, nonPublicReason, type AllowedAddresses } from "./webfetch/url-policy.js";
 
 // Errors the tools throw (the loop turns them into error results the model reads).
 export {
