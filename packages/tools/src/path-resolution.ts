@@ -22,8 +22,9 @@ export class SymlinkLoopError extends Error {
  * followed too, so a write through it is judged where it would land. Throws {@link SymlinkLoopError}
  * for a symlink loop.
  *
- * The longest existing prefix is found by bisection (a prefix exists only if every shorter one does),
- * so a path of 100,000 components costs about 17 `realpath` calls, not one per component.
+ * The longest existing prefix is found by galloping back from the end, then bisection (a prefix
+ * exists only if every shorter one does): a new file in an existing folder costs two `realpath`
+ * calls, a path of 100,000 components about 34, not one per component.
  */
 export async function realpathLoose(absolute: string): Promise<string> {
   let pending = path.resolve(absolute);
@@ -56,12 +57,27 @@ function longestRealPrefix(parts: string[]): { count: number; real: string } {
       return undefined;
     }
   };
-  let low = 0;
-  let lowReal = at(0) ?? root;
+  // Prefixes longer than PATH_MAX cannot exist: the search starts below them.
+  let fits = 0;
+  for (let length = root.length; fits < parts.length && (length += parts[fits]!.length + 1) <= PATH_MAX + 1; ) fits++;
   // The whole path first: for an existing path, that is the only call.
-  const whole = at(parts.length);
+  const whole = fits === parts.length ? at(parts.length) : undefined;
   if (whole !== undefined) return { count: parts.length, real: whole };
-  let high = parts.length; // known not to resolve
+  // Then back from the end in growing steps (a new file in an existing folder: one more call), and
+  // bisection between the last prefix that failed and the first that resolved.
+  let high = Math.min(parts.length, fits + 1); // known not to resolve
+  let low = 0;
+  let lowReal: string | undefined;
+  for (let step = 1; high - step > 0; step *= 2) {
+    const real = at(high - step);
+    if (real !== undefined) {
+      low = high - step;
+      lowReal = real;
+      break;
+    }
+    high -= step;
+  }
+  lowReal ??= at(0) ?? root;
   while (high - low > 1) {
     const mid = (low + high) >>> 1;
     const real = at(mid);

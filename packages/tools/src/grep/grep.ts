@@ -69,6 +69,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
             if (list.length < limit) list.push(match);
             byFile.set(match.file, list);
           },
+          filter?.beforeRead,
         );
       } catch (error) {
         if (error instanceof RipgrepError) throw new ToolInputError("grep", `Invalid search ${JSON.stringify(args.pattern)}: ${error.stderr.trim()}`);

@@ -10,23 +10,24 @@ import type { SearchRoot } from "./search-root.js";
 export interface ReadFilter {
   /** True when the lines of `file` (relative to the search base) may be shown. Cached per file. */
   allows(file: string): boolean;
+  /**
+   * For the pure-Node search, which visits every file of the scope itself: decides and counts each
+   * file before it is read (a withheld file is not even read). Undefined with ripgrep.
+   */
+  beforeRead?: (file: string) => boolean;
   /** How many files in the search's scope were withheld; call after the search. */
   withheld(): Promise<number>;
 }
 
 /**
  * A {@link ReadFilter} for a search of `root`, or undefined when the context cannot check
- * permissions (no {@link ToolContext.check}). Starts listing the scope's files at once, so the
- * count is made while the search runs.
+ * permissions (no {@link ToolContext.check}). The pure-Node search decides each file as its walk
+ * reaches it. ripgrep reports only matching files, so the scope's files are listed alongside its
+ * search (`rg --files`, another process, running at the same time) to be decided and counted.
  */
-export function readFilter(
-  ctx: ToolContext,
-  root: SearchRoot,
-  scope: { include?: string; backend: SearchBackend },
-): ReadFilter | undefined {
+export function readFilter(ctx: ToolContext, root: SearchRoot, scope: { include?: string; backend: SearchBackend }): ReadFilter | undefined {
   const check = ctx.check;
   if (!check) return undefined;
-  const base = root.isDirectory ? root.absolute : path.dirname(root.absolute);
   const decisions = new Map<string, boolean>();
   const allows = (file: string): boolean => {
     let allowed = decisions.get(file);
@@ -37,11 +38,17 @@ export function readFilter(
     return allowed;
   };
   let count = 0;
-  const counting = root.isDirectory
-    ? listFiles(base, scope.include, scope.backend, (file) => {
-        if (!allows(file)) count++;
-      })
-    : Promise.resolve(void (allows(path.basename(root.absolute)) || count++));
+  const tally = (file: string): boolean => {
+    const allowed = allows(file);
+    if (!allowed) count++;
+    return allowed;
+  };
+  if (!root.isDirectory) {
+    tally(path.basename(root.absolute));
+    return { allows, withheld: async () => count };
+  }
+  if (!scope.backend.rg) return { allows, beforeRead: tally, withheld: async () => count };
+  const counting = listFiles(root.absolute, scope.include, scope.backend, (file) => void tally(file));
   // A failed listing must not become an unhandled rejection before withheld() is awaited.
   counting.catch(() => {});
   return { allows, withheld: () => counting.then(() => count) };
