@@ -78,3 +78,4 @@ export { writeFileAtomic } from "./atomic-write.js";
 export { isBinaryFile, looksBinary, viewableMime } from "./binary-file.js";
 export { locateRipgrep, RipgrepError, type RipgrepOption } from "./search/ripgrep.js";
 export { childEnvironment, isCredentialName, CREDENTIAL_ENV_NAMES, type EnvPolicyOptions } from "./env-policy.js";
+export { SymlinkLoopError, MAX_SYMLINK_HOPS } from "./path-resolution.js";
