@@ -12,7 +12,7 @@ import { realpathLoose, resolveToolPath } from "../workspace-path.js";
 import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
-import { bwrapCommand, probeBwrap, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
+import { bwrapCommand, probeBwrap, socketVanished, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
 export interface BashToolOptions {
@@ -104,17 +104,19 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
       }
 
       const binary = sandboxBinary();
-      const command: SandboxedCommand = binary
-        ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute)
-        : { file: shell, args: ["-c", args.command], sandbox: "none" };
+      const build = (): SandboxedCommand =>
+        binary ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute) : { file: shell, args: ["-c", args.command], sandbox: "none" };
       const timeout = Math.min(args.timeout ?? defaultTimeout, maxTimeout);
-      return run(ctx, command, workdir.absolute, {
-        timeout,
-        graceMs: options.killGraceMs ?? 3000,
-        limits,
-        env: commandEnvironment(ctx, options),
-        description: args.description,
-      });
+      const opts = { timeout, graceMs: options.killGraceMs ?? 3000, limits, env: commandEnvironment(ctx, options), description: args.description };
+      let command = build();
+      let result = await run(ctx, command, workdir.absolute, opts);
+      // A host socket that vanished between the scan and bubblewrap's start fails the set-up before
+      // the command runs; it runs again with a fresh scan.
+      for (let retry = 0; retry < 2 && socketVanished(command, result.metadata); retry++) {
+        command = build();
+        result = await run(ctx, command, workdir.absolute, opts);
+      }
+      return result;
     },
   });
 }

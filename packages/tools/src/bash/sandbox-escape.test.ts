@@ -1,7 +1,7 @@
 // Escape attempts from the bwrap sandbox, run as the test's user (root in CI) through the bash tool,
 // and as an unprivileged user (nobody, through setpriv) with the same bubblewrap command line. Each
 // attack is first shown to work without the sandbox, so a passing test means the sandbox stopped it.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath } from "../find-executable.js";
 import { tempWorkspace, testContext } from "../test-context.js";
 import { createBashTool } from "./bash.js";
-import { bwrapCommand, bwrapIsolation, probeBwrap } from "./sandbox.js";
+import { bwrapCommand, bwrapIsolation, probeBwrap, socketVanished } from "./sandbox.js";
 
 const bwrap = process.platform === "linux" ? findOnPath("bwrap") : undefined;
 const canRun = (() => {
@@ -151,6 +151,22 @@ describe.runIf(canRun)("the bwrap sandbox holds", () => {
     expectContained(output);
     expect(existsSync(path.join(outside, "written.txt"))).toBe(false);
     expect({ socket: socketHits, http: httpHits }).toEqual(before);
+  });
+
+  it("a host socket that vanishes between the scan and the start is noticed, so the command can run again", async () => {
+    const dir = await mkdtemp(path.join(outside, "vanish-"));
+    const file = path.join(dir, "gone.sock");
+    const server = createNetServer(() => {});
+    await new Promise<void>((resolve) => server.listen(file, resolve));
+    const command = bwrapCommand(bwrap!, { type: "bwrap" }, "/bin/sh", "echo ran", ws.dir, ws.dir);
+    expect(command.args).toContain(file);
+    await new Promise((resolve) => server.close(resolve));
+    await rm(file, { force: true });
+    const run = spawnSync(command.file, command.args, { encoding: "utf8" });
+    const result = { exit: run.status, output: `${run.stdout}${run.stderr}` };
+    expect(result.output).not.toContain("ran");
+    expect(socketVanished(command, result)).toBe(true);
+    expect(socketVanished(command, { exit: 1, output: "bwrap: Can't create file at /elsewhere: x" })).toBe(false);
   });
 
   it("the sandbox ends with the process that started it", async () => {

@@ -101,3 +101,14 @@ export function bwrapCommand(binary: string, sandbox: BwrapSandbox, shell: strin
   ];
   return { file: binary, args, sandbox: "bwrap" };
 }
+
+/**
+ * True when bubblewrap failed to set up because a host socket it was to cover vanished after the
+ * scan (the command did not run, so running it again with a fresh scan is safe).
+ */
+export function socketVanished(command: SandboxedCommand, result: { exit: number | null; output: string } | undefined): boolean {
+  if (command.sandbox !== "bwrap" || result?.exit !== 1) return false;
+  const failed = /^bwrap: Can't (?:create file at|find source path|mount) (\S+?):/m.exec(result.output)?.[1];
+  if (!failed) return false;
+  return command.args.some((arg, i) => arg === failed && command.args[i - 1] === "/dev/null" && command.args[i - 2] === "--ro-bind");
+}
