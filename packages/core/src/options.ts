@@ -93,6 +93,12 @@ export interface AgentOptions {
    * workspace snapshots. Default `$XDG_DATA_HOME/lathe` (or `~/.local/share/lathe`).
    */
   dataDir?: string;
+  /**
+   * Exactly the environment of the commands the model runs (`bash`). Default: the host's
+   * environment without credentials (`*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*PASSWORD*`, `AWS_*`…;
+   * see `CREDENTIAL_ENV_NAMES` in `@lathe/tools`).
+   */
+  shellEnv?: Record<string, string>;
   /** Extra system instructions from the host, added after Lathe's own. */
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */

@@ -1,6 +1,7 @@
 import {
   agentRuleset,
   CorrectedError,
+  evaluate,
   fromConfig,
   PermissionService,
   RejectedError,
@@ -38,6 +39,8 @@ export type PermissionRules = PermissionConfig | Rule[];
 /** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
 export interface PermissionGate {
   ask(input: GateAskInput): Promise<void>;
+  /** Decides without asking: the rules, then the session's approvals (see `ToolContext.check`). */
+  check?(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask";
 }
 
 /**
@@ -138,6 +141,18 @@ export class AgentPermissions implements PermissionGate {
       ruleset: this.ruleset(input.agent),
       signal: input.signal,
     });
+  }
+
+  /** Decides a request by the agent's rules and the session's approvals, asking no one. */
+  check(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask" {
+    const rules = this.ruleset(input.agent);
+    let outcome: "allow" | "ask" = "allow";
+    for (const pattern of input.patterns) {
+      const action = evaluate(input.permission, pattern, rules).action;
+      if (action === "deny") return "deny";
+      if (action === "ask" && evaluate(input.permission, pattern, this.service.approved(input.sessionID)).action !== "allow") outcome = "ask";
+    }
+    return outcome;
   }
 
   /**

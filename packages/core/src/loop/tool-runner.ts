@@ -32,6 +32,8 @@ export interface ToolRunnerDeps {
   todos: TodoStore;
   /** The agent's language servers, if any. */
   diagnostics?: Diagnostics | undefined;
+  /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
+  shellEnv?: Record<string, string>;
 }
 
 /** How a step's tool calls ended. */
@@ -235,6 +237,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
       }),
+    ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
     metadata: (update) => {
       const state = part.state;
       if (state.status !== "running") return;
@@ -247,6 +250,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     },
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
+    ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),

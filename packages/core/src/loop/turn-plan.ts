@@ -96,6 +96,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
     hooks: rt.hooks,
     dataDir: sessionDataDir(rt, session.id),
     diagnostics: rt.options.lsp,
+    ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
       set: async (todos) => {

@@ -7,6 +7,7 @@ import { recordFile } from "../read-guard.js";
 import { similarNames } from "../similar-names.js";
 import { defineTool, type Tool, type ToolContext, type ToolResult } from "../tool.js";
 import { permissionPath, resolveToolPath, type ResolvedPath } from "../workspace-path.js";
+import { openResolved } from "../path-resolution.js";
 import { scanLines } from "./line-scan.js";
 import description from "./read.txt?raw";
 
@@ -99,8 +100,9 @@ async function readText(
   let bytes = 0;
   let lastShown = offset - 1;
   let cutByBytes = false;
+  // Opened without following a symlink swapped in since the path was checked.
   const scan = await scanLines(
-    target.absolute,
+    await openResolved(target.absolute),
     (line, number) => {
       if (number < offset || number >= offset + limit || cutByBytes) return;
       const text = line.length > limits.maxLineLength ? `${line.slice(0, limits.maxLineLength)}… (line cut at ${limits.maxLineLength} characters)` : line;
