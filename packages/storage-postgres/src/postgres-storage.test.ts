@@ -1,4 +1,4 @@
-import { runStorageConformance } from "@lathe/storage/conformance";
+import { runStorageConformance, type CorruptRecord } from "@lathe/storage/conformance";
 import pg from "pg";
 import { StorageVersionError } from "@lathe/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,11 +22,29 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Replaces a record's stored text with a plain UPDATE, as a bad migration or a hand edit would. */
+const corruptPostgresRecord: CorruptRecord = async (storage, record, text) => {
+  const at = `"${(storage as PostgresStorage).schema}"`;
+  const changed =
+    record.kind === "session"
+      ? await admin.query(`UPDATE ${at}.session SET data = $1 WHERE id = $2`, [text, record.sessionID])
+      : record.kind === "message"
+        ? await admin.query(`UPDATE ${at}.message SET data = $1 WHERE session_id = $2 AND id = $3`, [text, record.sessionID, record.messageID])
+        : await admin.query(`UPDATE ${at}.part SET data = $1 WHERE session_id = $2 AND message_id = $3 AND id = $4`, [
+            text,
+            record.sessionID,
+            record.messageID,
+            record.partID,
+          ]);
+  expect(changed.rowCount).toBe(1);
+};
+
 runStorageConformance("PostgresStorage", {
-  create: async () => {
+  create: async ({ onCorrupt }) => {
     schema = `conformance_${++schemas}`;
-    return new PostgresStorage({ connectionString: server.connectionString, schema });
+    return new PostgresStorage({ connectionString: server.connectionString, schema, onCorrupt });
   },
+  corrupt: corruptPostgresRecord,
   reopen: async () => new PostgresStorage({ connectionString: server.connectionString, schema }),
   cleanup: async () => {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -1,8 +1,15 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import {
+  keepIntact,
   latestVersion,
   pageLimit,
+  parseJoinedRecords,
+  parseStoredRecord,
+  StorageOpenError,
+  StorageVersionError,
   validateBatch,
+  warnCorruptRecord,
+  type CorruptRecordHandler,
   type Lease,
   type SessionPage,
   type SessionQuery,
@@ -19,6 +26,11 @@ export type PostgresStorageOptions = ({ connectionString: string; pool?: never }
    * and `_` only. Workers that share sessions use the same schema.
    */
   schema?: string;
+  /**
+   * Called for each damaged row a read skips (a session in `listSessions`, a message or part in
+   * `listMessages`/`getMessage`). Damaged rows are never rewritten. Default: a process warning.
+   */
+  onCorrupt?: CorruptRecordHandler;
 };
 
 // Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale.
@@ -62,7 +74,21 @@ function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
   return [...map.values()];
 }
 
-const parseList = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
+type Row = { message_id?: string; id: string; data: string };
+
+/** Where a database is, for errors: host, port and database from the connection string, never the password. */
+function describeTarget(connectionString: string | undefined, schema: string): string {
+  let target = "a host-supplied pool";
+  if (connectionString) {
+    try {
+      const url = new URL(connectionString);
+      target = `postgres://${url.hostname || "localhost"}${url.port ? `:${url.port}` : ""}${url.pathname}`;
+    } catch {
+      target = "an unparsable connection string";
+    }
+  }
+  return `PostgreSQL schema "${schema}" at ${target}`;
+}
 
 /**
  * Keeps sessions in PostgreSQL with `pg`, for hosts that run many workers: any worker can resume any
@@ -80,12 +106,17 @@ export class PostgresStorage implements Storage {
   private readonly ready: Promise<number>;
   /** Schema-qualified table names: a pool the host shares keeps its own search_path. */
   private readonly table: Record<"session" | "message" | "part" | "lease", string>;
+  private readonly onCorrupt: CorruptRecordHandler;
+  /** Where the data is, in words, for errors. */
+  private readonly location: string;
   private closed = false;
 
   constructor(options: PostgresStorageOptions) {
     const schema = options.schema ?? "lathe";
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new TypeError(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
     this.schema = schema;
+    this.onCorrupt = options.onCorrupt ?? warnCorruptRecord;
+    this.location = describeTarget(options.connectionString, schema);
     if (options.pool) {
       this.pool = options.pool;
       this.ownsPool = false;
@@ -98,7 +129,9 @@ export class PostgresStorage implements Storage {
     }
     const table = (name: string) => `"${schema}".${name}`;
     this.table = { session: table("session"), message: table("message"), part: table("part"), lease: table("lease") };
-    this.ready = this.withClient((client) => migratePostgres(client, schema, MIGRATIONS));
+    this.ready = this.withClient((client) => migratePostgres(client, schema, MIGRATIONS)).catch((error: unknown) => {
+      throw error instanceof StorageVersionError ? error : new StorageOpenError(this.location, error);
+    });
     this.ready.catch(() => {}); // reported by every call that awaits it
   }
 
@@ -163,7 +196,7 @@ export class PostgresStorage implements Storage {
 
   async getSession(sessionID: string): Promise<Session | undefined> {
     const { rows } = await this.query<{ data: string }>(`SELECT data FROM ${this.table.session} WHERE id = $1`, [sessionID]);
-    return rows[0] ? (JSON.parse(rows[0].data) as Session) : undefined;
+    return rows[0] ? this.parseSession(sessionID, rows[0].data) : undefined;
   }
 
   async listSessions(query: SessionQuery = {}): Promise<SessionPage> {
@@ -179,12 +212,14 @@ export class PostgresStorage implements Storage {
       where.push(`id > $${params.length}`);
     }
     params.push(limit + 1);
-    const { rows } = await this.query<{ data: string }>(
-      `SELECT data FROM ${this.table.session} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${params.length}`,
+    const { rows } = await this.query<{ id: string; data: string }>(
+      `SELECT id, data FROM ${this.table.session} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${params.length}`,
       params,
     );
-    const sessions = rows.slice(0, limit).map((r) => JSON.parse(r.data) as Session);
-    const last = sessions[sessions.length - 1];
+    const page = rows.slice(0, limit);
+    const sessions = keepIntact(page, (r) => this.parseSession(r.id, r.data), this.onCorrupt);
+    // The cursor is the last row's id, damaged or not, so paging goes on past a damaged session.
+    const last = page[page.length - 1];
     return rows.length > limit && last ? { sessions, cursor: last.id } : { sessions };
   }
 
@@ -197,25 +232,41 @@ export class PostgresStorage implements Storage {
 
   async getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
     // One statement, so one snapshot: the message and its parts as of the same moment.
-    const { rows } = await this.query<{ info: string | null; parts: string | null }>(
+    const { rows } = await this.query<{ info: string | null; parts: string | null; keys: string | null }>(
       `SELECT (SELECT data FROM ${this.table.message} WHERE session_id = $1 AND id = $2) AS info,
-              (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS parts`,
+              (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS parts,
+              (SELECT json_agg(json_build_array(message_id, id) ORDER BY id)::text FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS keys`,
       [sessionID, messageID],
     );
     const row = rows[0];
-    return row?.info ? { info: JSON.parse(row.info) as Message, parts: parseList<Part>(row.parts) } : undefined;
+    if (row?.info == null) return undefined;
+    const info = parseStoredRecord<Message>(row.info, { id: messageID, sessionID }, this.where("message", sessionID, messageID));
+    const parts =
+      parseJoinedRecords<Part>(row.parts, row.keys, sessionID, ["messageID", "id"]) ??
+      (await this.partsRowByRow(sessionID, `WHERE session_id = $1 AND message_id = $2 ORDER BY id`, [sessionID, messageID]));
+    return { info, parts };
   }
 
   async listMessages(sessionID: string): Promise<MessageWithParts[]> {
     // Each list as one JSON text: one value over the wire and one parse, not a row and a parse per record.
-    const { rows } = await this.query<{ messages: string | null; parts: string | null }>(
+    // With their keys, to check them against: only a damaged row makes it read row by row.
+    const { rows } = await this.query<Record<"messages" | "messageKeys" | "parts" | "partKeys", string | null>>(
       `SELECT (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.message} WHERE session_id = $1) AS messages,
-              (SELECT '[' || string_agg(data, ',' ORDER BY message_id, id) || ']' FROM ${this.table.part} WHERE session_id = $1) AS parts`,
+              (SELECT json_agg(json_build_array(id) ORDER BY id)::text FROM ${this.table.message} WHERE session_id = $1) AS "messageKeys",
+              (SELECT '[' || string_agg(data, ',' ORDER BY message_id, id) || ']' FROM ${this.table.part} WHERE session_id = $1) AS parts,
+              (SELECT json_agg(json_build_array(message_id, id) ORDER BY message_id, id)::text FROM ${this.table.part} WHERE session_id = $1) AS "partKeys"`,
       [sessionID],
     );
-    const result = parseList<Message>(rows[0]?.messages ?? null).map((info) => ({ info, parts: [] as Part[] }));
+    const row = rows[0];
+    const messages =
+      parseJoinedRecords<Message>(row?.messages ?? null, row?.messageKeys ?? null, sessionID, ["id"]) ??
+      (await this.messagesRowByRow(sessionID));
+    const parts =
+      parseJoinedRecords<Part>(row?.parts ?? null, row?.partKeys ?? null, sessionID, ["messageID", "id"]) ??
+      (await this.partsRowByRow(sessionID, "WHERE session_id = $1 ORDER BY message_id, id", [sessionID]));
+    const result = messages.map((info) => ({ info, parts: [] as Part[] }));
     const byId = new Map(result.map((m) => [m.info.id, m.parts]));
-    for (const part of parseList<Part>(rows[0]?.parts ?? null)) byId.get(part.messageID)?.push(part);
+    for (const part of parts) byId.get(part.messageID)?.push(part);
     return result;
   }
 
@@ -247,6 +298,28 @@ export class PostgresStorage implements Storage {
     this.closed = true;
     await this.ready.catch(() => {});
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private parseSession(id: string, data: string): Session {
+    return parseStoredRecord<Session>(data, { id }, this.where("session", id));
+  }
+
+  private async messagesRowByRow(sessionID: string): Promise<Message[]> {
+    const { rows } = await this.query<Row>(`SELECT id, data FROM ${this.table.message} WHERE session_id = $1 ORDER BY id`, [sessionID]);
+    return keepIntact(rows, (r) => parseStoredRecord<Message>(r.data, { id: r.id, sessionID }, this.where("message", sessionID, r.id)), this.onCorrupt);
+  }
+
+  private async partsRowByRow(sessionID: string, filter: string, params: unknown[]): Promise<Part[]> {
+    const { rows } = await this.query<Required<Row>>(`SELECT message_id, id, data FROM ${this.table.part} ${filter}`, params);
+    return keepIntact(
+      rows,
+      (r) => parseStoredRecord<Part>(r.data, { id: r.id, sessionID, messageID: r.message_id }, this.where("part", sessionID, r.message_id, r.id)),
+      this.onCorrupt,
+    );
+  }
+
+  private where(table: string, ...key: string[]) {
+    return { table: `"${this.schema}".${table}`, key: key.join("/") };
   }
 
   /** Runs `fn` on one pooled connection. */

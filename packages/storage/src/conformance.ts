@@ -19,12 +19,17 @@ import {
   makeTextPart,
   makeUserMessage,
 } from "./conformance-fixtures.js";
+import { describeCorruption, type CorruptRecord } from "./conformance-corruption.js";
+import type { CorruptRecordError } from "./errors.js";
 import type { Storage } from "./storage.js";
 
 /** How the suite gets a fresh, empty store for each test, and what it does afterwards. */
 export interface StorageConformanceOptions {
-  /** A new, empty store. Called before every test. */
-  create: () => Promise<Storage>;
+  /**
+   * A new, empty store. Called before every test, with the `onCorrupt` handler to pass to the
+   * adapter (the corruption tests read what it was called with).
+   */
+  create: (hooks: StorageTestHooks) => Promise<Storage>;
   /** Called after every test, once the suite has closed the store: delete files, drop schemas. */
   cleanup?: (storage: Storage) => Promise<void> | void;
   /**
@@ -32,6 +37,17 @@ export interface StorageConformanceOptions {
    * run only for adapters that give it (memory storage keeps nothing to reopen).
    */
   reopen?: (storage: Storage) => Promise<Storage>;
+  /**
+   * Damages a stored record in place: the corruption tests (damaged sessions, messages and parts are
+   * reported and skipped, never rewritten) run only for adapters that give it.
+   */
+  corrupt?: CorruptRecord;
+}
+
+/** What the suite hands {@link StorageConformanceOptions.create} to wire into the adapter. */
+export interface StorageTestHooks {
+  /** Pass as the adapter's `onCorrupt` option. */
+  onCorrupt: (error: CorruptRecordError) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -50,9 +66,11 @@ export function runStorageConformance(name: string, options: StorageConformanceO
   describe(`Storage conformance: ${name}`, () => {
     let storage: Storage;
     const opened: Storage[] = [];
+    let reported: CorruptRecordError[] = [];
 
     beforeEach(async () => {
-      storage = await options.create();
+      reported = [];
+      storage = await options.create({ onCorrupt: (error) => reported.push(error) });
       opened.push(storage);
     });
 
@@ -545,6 +563,8 @@ export function runStorageConformance(name: string, options: StorageConformanceO
       });
     });
 
+    if (options.corrupt) describeCorruption(() => ({ storage, reported }), options.corrupt);
+
     const reopen = options.reopen;
     if (reopen) {
       describe("persistence", () => {
@@ -591,5 +611,6 @@ export function runStorageConformance(name: string, options: StorageConformanceO
   });
 }
 
+export { DAMAGE, type CorruptRecord, type StoredRecordRef } from "./conformance-corruption.js";
 export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
 export { raceForLeases, leaseOutlivesKilledHolder } from "./lease-race.js";

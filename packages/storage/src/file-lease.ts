@@ -3,6 +3,7 @@ import { link, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readJson, syncDir, tempPath, writeFileAtomic } from "./atomic-file.js";
 import { StorageLockTimeoutError } from "./errors.js";
+import { isProcessAlive } from "./process-alive.js";
 import type { Lease } from "./storage.js";
 
 interface LockRecord {
@@ -22,15 +23,6 @@ const LOCK_WAIT_MS = 10_000;
 const LOCK_STALE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Session leases as files, `<dir>/<sessionID>.json` = `{ owner, expiresAt }`, safe between
@@ -123,7 +115,7 @@ export class FileLeases {
   private async breakIfStale(lock: string): Promise<boolean> {
     const seen = await this.readLock(lock);
     if (seen === "missing") return true; // released meanwhile
-    const stale = seen.pid !== process.pid && (!isAlive(seen.pid) || Date.now() - seen.time > LOCK_STALE_MS);
+    const stale = seen.pid !== process.pid && (!isProcessAlive(seen.pid) || Date.now() - seen.time > LOCK_STALE_MS);
     if (!stale) return false;
     // Move it aside, and put it back if what we moved is not the lock we judged stale (another
     // process broke that one and took the lock in between).

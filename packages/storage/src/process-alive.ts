@@ -1,0 +1,18 @@
+import { hostname } from "node:os";
+
+/**
+ * Whether a process with this id runs on this host. A process we may not signal (`EPERM`) exists;
+ * only "no such process" (`ESRCH`) says it is gone.
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** This machine's name, as a lease records it: a holder is judged alive or dead only on its own host. */
+export const thisHost = (): string => hostname();
