@@ -3,7 +3,7 @@ import { addTokens, createId, emptyTokens, subtractTokens, type Session } from "
 import { MemoryStorage, type SessionQuery, type SessionPage, type Storage } from "@lathe/storage";
 import { builtinTools, type Tool } from "@lathe/tools";
 import { rm } from "node:fs/promises";
-import { homedir } from "node:os";
+import { homedir, hostname } from "node:os";
 import { join } from "node:path";
 import { AgentClosedError, InvalidInputError, SessionBusyError, SessionNotFoundError, type BudgetExceededError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
@@ -185,7 +185,8 @@ export class Agent {
         }
         return forAgent;
       },
-      leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
+      // Names the process: a SessionBusyError elsewhere says who holds the session.
+      leaseOwner: `agent_${createId("session").slice(4)}@${hostname()}:${process.pid}`,
       emit,
       sessionState: (sessionID) => {
         let state = this.states.get(sessionID);

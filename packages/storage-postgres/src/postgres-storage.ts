@@ -9,6 +9,8 @@ import {
   StorageVersionError,
   validateBatch,
   warnCorruptRecord,
+  holderIsGone,
+  thisProcess,
   type CorruptRecordHandler,
   type Lease,
   type SessionPage,
@@ -55,6 +57,13 @@ const MIGRATIONS: PostgresMigration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: "lease holder's host and pid",
+    async up(client) {
+      await client.query("ALTER TABLE lease ADD COLUMN host text, ADD COLUMN pid integer");
+    },
+  },
 ];
 
 /** The schema version {@link PostgresStorage} writes, kept in the `schema_version` table. */
@@ -75,6 +84,15 @@ function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
 }
 
 type Row = { message_id?: string; id: string; data: string };
+type LeaseRow = { owner: string; expires_at: string; host: string | null; pid: number | null };
+
+const leaseOf = (sessionID: string, row: LeaseRow): Lease => ({
+  sessionID,
+  owner: row.owner,
+  expiresAt: Number(row.expires_at),
+  ...(row.host !== null ? { host: row.host } : {}),
+  ...(row.pid !== null ? { pid: row.pid } : {}),
+});
 
 /** Where a database is, for errors: host, port and database from the connection string, never the password. */
 function describeTarget(connectionString: string | undefined, schema: string): string {
@@ -271,22 +289,42 @@ export class PostgresStorage implements Storage {
   }
 
   async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { rows } = await this.query<{ expires_at: string }>(
-      `INSERT INTO ${this.table.lease} AS lease (session_id, owner, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
-       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+    const { host, pid } = thisProcess();
+    const { rows } = await this.query<LeaseRow>(
+      `INSERT INTO ${this.table.lease} AS lease (session_id, owner, expires_at, host, pid) VALUES ($1, $2, ${NOW_MS} + $3, $4, $5)
+       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at, host = excluded.host, pid = excluded.pid
        WHERE lease.owner = excluded.owner OR lease.expires_at <= ${NOW_MS}
-       RETURNING expires_at`,
-      [sessionID, owner, Math.round(ttlMs)],
+       RETURNING owner, expires_at, host, pid`,
+      [sessionID, owner, Math.round(ttlMs), host, pid],
     );
-    return rows[0] ? { sessionID, owner, expiresAt: Number(rows[0].expires_at) } : undefined;
+    if (rows[0]) return leaseOf(sessionID, rows[0]);
+    // Held by another owner: take it over only from a process on this host that is gone, and only
+    // if it is still the lease we judged (another worker may have taken it over meanwhile).
+    const held = await this.getLease(sessionID);
+    if (!held || !holderIsGone(held)) return undefined;
+    const taken = await this.query<LeaseRow>(
+      `UPDATE ${this.table.lease} SET owner = $2, expires_at = ${NOW_MS} + $3, host = $4, pid = $5
+       WHERE session_id = $1 AND owner = $6 AND expires_at = $7
+       RETURNING owner, expires_at, host, pid`,
+      [sessionID, owner, Math.round(ttlMs), host, pid, held.owner, held.expiresAt],
+    );
+    return taken.rows[0] ? leaseOf(sessionID, taken.rows[0]) : undefined;
+  }
+
+  async getLease(sessionID: string): Promise<Lease | undefined> {
+    const { rows } = await this.query<LeaseRow>(
+      `SELECT owner, expires_at, host, pid FROM ${this.table.lease} WHERE session_id = $1 AND expires_at > ${NOW_MS}`,
+      [sessionID],
+    );
+    return rows[0] ? leaseOf(sessionID, rows[0]) : undefined;
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { rows } = await this.query<{ expires_at: string }>(
-      `UPDATE ${this.table.lease} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING expires_at`,
+    const { rows } = await this.query<LeaseRow>(
+      `UPDATE ${this.table.lease} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING owner, expires_at, host, pid`,
       [sessionID, owner, Math.round(ttlMs)],
     );
-    return rows[0] ? { sessionID, owner, expiresAt: Number(rows[0].expires_at) } : undefined;
+    return rows[0] ? leaseOf(sessionID, rows[0]) : undefined;
   }
 
   async releaseLease(sessionID: string, owner: string): Promise<void> {

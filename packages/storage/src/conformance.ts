@@ -10,6 +10,7 @@
  * @module @lathe/storage/conformance
  */
 import { Message, MessageWithParts, Part, Session, createId } from "@lathe/message";
+import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   makeAssistantMessage,
@@ -477,6 +478,24 @@ export function runStorageConformance(name: string, options: StorageConformanceO
         expect(lease!.expiresAt).toBeLessThan(Date.now() + 30_000 + 2_000);
       });
 
+      it("names who holds a lease and until when (getLease), and nobody once it is released or expired", async () => {
+        if (!storage.getLease) return;
+        const sessionID = createId("session");
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+        const lease = await storage.acquireLease(sessionID, "owner-a", 30_000);
+        const held = await storage.getLease(sessionID);
+        expect(held).toMatchObject({ sessionID, owner: "owner-a", expiresAt: lease!.expiresAt });
+        // This process took it: a lease that records its holder names this host and pid.
+        if (held?.pid !== undefined) expect(held).toMatchObject({ pid: process.pid, host: hostname() });
+        const renewed = await storage.renewLease(sessionID, "owner-a", 60_000);
+        expect((await storage.getLease(sessionID))?.expiresAt).toBe(renewed!.expiresAt);
+        await storage.releaseLease(sessionID, "owner-a");
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+        await storage.acquireLease(sessionID, "owner-b", 100);
+        await sleep(250);
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+      });
+
       it("keeps other owners out while it is held", async () => {
         const sessionID = createId("session");
         expect(await storage.acquireLease(sessionID, "owner-a", 30_000)).toBeDefined();
@@ -613,4 +632,4 @@ export function runStorageConformance(name: string, options: StorageConformanceO
 
 export { DAMAGE, type CorruptRecord, type StoredRecordRef } from "./conformance-corruption.js";
 export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
-export { raceForLeases, leaseOutlivesKilledHolder } from "./lease-race.js";
+export { raceForLeases, killedHolderIsTakenOver } from "./lease-race.js";

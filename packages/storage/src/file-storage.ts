@@ -65,7 +65,7 @@ export const FILE_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
  * sessions/<sessionID>/session.json
  * sessions/<sessionID>/messages/<messageID>/message.json
  * sessions/<sessionID>/messages/<messageID>/parts/<partID>.json
- * leases/<sessionID>.json                      { "owner", "expiresAt" }  (+ <sessionID>.lock while changed)
+ * leases/<sessionID>.json                      { "owner", "expiresAt", "host", "pid" }  (+ <sessionID>.lock while changed)
  * ```
  *
  * Every file is written to a temp file, fsynced and renamed over the old one, and the directory is
@@ -175,6 +175,12 @@ export class FileStorage implements Storage {
   async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     await this.ready;
     return this.leases.acquire(checkId(sessionID), owner, ttlMs);
+  }
+
+  async getLease(sessionID: string): Promise<Lease | undefined> {
+    if (!isSafeId(sessionID)) return undefined;
+    await this.ready;
+    return this.leases.get(sessionID);
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {

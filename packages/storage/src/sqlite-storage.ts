@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { CorruptRecordError, StorageOpenError, warnCorruptRecord, type CorruptRecordHandler } from "./errors.js";
 import { latestVersion, type Migration } from "./migrations.js";
+import { holderIsGone, thisProcess } from "./process-alive.js";
 import { pageLimit } from "./session-query.js";
 import { immediateTransaction, migrateSqlite } from "./sqlite-migrations.js";
 import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
@@ -32,9 +33,26 @@ const MIGRATIONS: Array<Migration<DatabaseSync>> = [
       `);
     },
   },
+  {
+    version: 2,
+    description: "lease holder's host and pid",
+    up(db) {
+      db.exec("ALTER TABLE lease ADD COLUMN host TEXT; ALTER TABLE lease ADD COLUMN pid INTEGER;");
+    },
+  },
 ];
 
 type PartRow = { message_id: string; id: string; data: string };
+type LeaseRow = { owner: string; expires_at: number; host: string | null; pid: number | null };
+
+const leaseOf = (sessionID: string, row: LeaseRow): Lease => ({
+  sessionID,
+  owner: row.owner,
+  expiresAt: Number(row.expires_at),
+  ...(row.host !== null ? { host: row.host } : {}),
+  ...(row.pid !== null ? { pid: Number(row.pid) } : {}),
+});
+
 type JoinedParts = { list: string | null; keys: string | null };
 
 /** The parts' keys in `order`, as one JSON text of `[messageID, id]` pairs (checked against the joined data). */
@@ -226,21 +244,38 @@ export class SqliteStorage implements Storage {
   }
 
   async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    // Read and decide inside the write lock: whether the holder's process still runs is judged here.
     return immediateTransaction(this.db, () => {
       const now = Date.now();
-      const taken = this.sql(
-        `INSERT INTO lease (session_id, owner, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-         WHERE lease.owner = excluded.owner OR lease.expires_at <= ?`,
-      ).run(sessionID, owner, now + ttlMs, now);
-      return Number(taken.changes) === 1 ? { sessionID, owner, expiresAt: now + ttlMs } : undefined;
+      const held = this.sql("SELECT owner, expires_at, host, pid FROM lease WHERE session_id = ?").get(sessionID) as LeaseRow | undefined;
+      if (held && held.owner !== owner && held.expires_at > now && !holderIsGone(held)) return undefined;
+      const lease = { sessionID, owner, expiresAt: now + ttlMs, ...thisProcess() };
+      this.sql("INSERT OR REPLACE INTO lease (session_id, owner, expires_at, host, pid) VALUES (?, ?, ?, ?, ?)").run(
+        sessionID,
+        owner,
+        lease.expiresAt,
+        lease.host,
+        lease.pid,
+      );
+      return lease;
     });
+  }
+
+  async getLease(sessionID: string): Promise<Lease | undefined> {
+    const held = this.sql("SELECT owner, expires_at, host, pid FROM lease WHERE session_id = ? AND expires_at > ?").get(sessionID, Date.now()) as
+      | LeaseRow
+      | undefined;
+    return held ? leaseOf(sessionID, held) : undefined;
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     const expiresAt = Date.now() + ttlMs;
-    const renewed = this.sql("UPDATE lease SET expires_at = ? WHERE session_id = ? AND owner = ?").run(expiresAt, sessionID, owner);
-    return Number(renewed.changes) === 1 ? { sessionID, owner, expiresAt } : undefined;
+    const renewed = this.sql("UPDATE lease SET expires_at = ? WHERE session_id = ? AND owner = ? RETURNING owner, expires_at, host, pid").get(
+      expiresAt,
+      sessionID,
+      owner,
+    ) as LeaseRow | undefined;
+    return renewed ? leaseOf(sessionID, renewed) : undefined;
   }
 
   async releaseLease(sessionID: string, owner: string): Promise<void> {
