@@ -23,7 +23,7 @@ export type { PermissionRules } from "./agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./usage.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./model-facts.js";
-export { usableContext, isOverflow, OUTPUT_RESERVE_MAX } from "./overflow.js";
+export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./overflow.js";
 export { isContextOverflow, retryReason } from "./provider-errors.js";
 export { retryDelay } from "./retry-delay.js";
 export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./step-attempts.js";

@@ -28,7 +28,7 @@ import { erroredState, stateAccessor } from "./tool-state.js";
 import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { abortedError, finishError, toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "./options.js";
-import { needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
+import { inputLimit, needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
 import { isContextOverflow } from "./provider-errors.js";
 import { repairInterrupted } from "./repair.js";
 import type { RunResult } from "./run.js";
@@ -291,7 +291,7 @@ async function drive(
   const budget = sessionBudget(rt, session, options.limits);
   rt.budgets.set(session.id, budget);
   const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
-  const contextWindow = rt.facts(ref).contextWindow;
+  const contextWindow = inputLimit(rt.facts(ref));
   const autoCompact = rt.options.compaction?.auto !== false;
   const compaction: CompactionContext = { rt, writer, sessionID: session.id, signal, budget };
   const runCalls = (calls: ToolCall[]) =>
