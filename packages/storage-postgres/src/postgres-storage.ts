@@ -1,5 +1,6 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import {
+  CorruptRecordError,
   keepIntact,
   latestVersion,
   pageLimit,
@@ -147,7 +148,11 @@ export class PostgresStorage implements Storage {
     }
     const table = (name: string) => `"${schema}".${name}`;
     this.table = { session: table("session"), message: table("message"), part: table("part"), lease: table("lease") };
-    this.ready = this.withClient((client) => migratePostgres(client, schema, MIGRATIONS)).catch((error: unknown) => {
+    this.ready = this.withClient(async (client) => {
+      const version = await migratePostgres(client, schema, MIGRATIONS);
+      await this.reportOrphanParts(client);
+      return version;
+    }).catch((error: unknown) => {
       throw error instanceof StorageVersionError ? error : new StorageOpenError(this.location, error);
     });
     this.ready.catch(() => {}); // reported by every call that awaits it
@@ -354,6 +359,21 @@ export class PostgresStorage implements Storage {
       (r) => parseStoredRecord<Part>(r.data, { id: r.id, sessionID, messageID: r.message_id }, this.where("part", sessionID, r.message_id, r.id)),
       this.onCorrupt,
     );
+  }
+
+  /**
+   * Reports parts whose message is not stored. A batch may write parts before their message, so
+   * they are left as they are (invisible to reads until the message comes).
+   */
+  private async reportOrphanParts(client: pg.PoolClient): Promise<void> {
+    const { rows } = await client.query<{ session_id: string; message_id: string; n: string }>(
+      `SELECT session_id, message_id, count(*) AS n FROM ${this.table.part} AS part
+       WHERE NOT EXISTS (SELECT 1 FROM ${this.table.message} AS message WHERE message.session_id = part.session_id AND message.id = part.message_id)
+       GROUP BY session_id, message_id`,
+    );
+    for (const o of rows) {
+      this.onCorrupt(new CorruptRecordError(this.where("part", o.session_id, o.message_id), new Error(`${o.n} part(s) whose message is not stored`)));
+    }
   }
 
   private where(table: string, ...key: string[]) {

@@ -633,3 +633,4 @@ export function runStorageConformance(name: string, options: StorageConformanceO
 export { DAMAGE, type CorruptRecord, type StoredRecordRef } from "./conformance-corruption.js";
 export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
 export { raceForLeases, killedHolderIsTakenOver } from "./lease-race.js";
+export { makeSession, makeUserMessage, makeTextPart } from "./conformance-fixtures.js";
