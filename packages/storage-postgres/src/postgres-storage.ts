@@ -2,6 +2,8 @@ import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import {
   CorruptRecordError,
   keepIntact,
+  leaseFromRow,
+  type LeaseRow,
   latestVersion,
   pageLimit,
   parseJoinedRecords,
@@ -85,16 +87,6 @@ function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
 }
 
 type Row = { message_id?: string; id: string; data: string };
-type LeaseRow = { owner: string; expires_at: string; host: string | null; pid: number | null };
-
-const leaseOf = (sessionID: string, row: LeaseRow): Lease => ({
-  sessionID,
-  owner: row.owner,
-  expiresAt: Number(row.expires_at),
-  ...(row.host !== null ? { host: row.host } : {}),
-  ...(row.pid !== null ? { pid: row.pid } : {}),
-});
-
 /** Where a database is, for errors: host, port and database from the connection string, never the password. */
 function describeTarget(connectionString: string | undefined, schema: string): string {
   let target = "a host-supplied pool";
@@ -302,7 +294,7 @@ export class PostgresStorage implements Storage {
        RETURNING owner, expires_at, host, pid`,
       [sessionID, owner, Math.round(ttlMs), host, pid],
     );
-    if (rows[0]) return leaseOf(sessionID, rows[0]);
+    if (rows[0]) return leaseFromRow(sessionID, rows[0]);
     // Held by another owner: take it over only from a process on this host that is gone, and only
     // if it is still the lease we judged (another worker may have taken it over meanwhile).
     const held = await this.getLease(sessionID);
@@ -313,7 +305,7 @@ export class PostgresStorage implements Storage {
        RETURNING owner, expires_at, host, pid`,
       [sessionID, owner, Math.round(ttlMs), host, pid, held.owner, held.expiresAt],
     );
-    return taken.rows[0] ? leaseOf(sessionID, taken.rows[0]) : undefined;
+    return taken.rows[0] ? leaseFromRow(sessionID, taken.rows[0]) : undefined;
   }
 
   async getLease(sessionID: string): Promise<Lease | undefined> {
@@ -321,7 +313,7 @@ export class PostgresStorage implements Storage {
       `SELECT owner, expires_at, host, pid FROM ${this.table.lease} WHERE session_id = $1 AND expires_at > ${NOW_MS}`,
       [sessionID],
     );
-    return rows[0] ? leaseOf(sessionID, rows[0]) : undefined;
+    return rows[0] ? leaseFromRow(sessionID, rows[0]) : undefined;
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
@@ -329,7 +321,7 @@ export class PostgresStorage implements Storage {
       `UPDATE ${this.table.lease} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING owner, expires_at, host, pid`,
       [sessionID, owner, Math.round(ttlMs)],
     );
-    return rows[0] ? leaseOf(sessionID, rows[0]) : undefined;
+    return rows[0] ? leaseFromRow(sessionID, rows[0]) : undefined;
   }
 
   async releaseLease(sessionID: string, owner: string): Promise<void> {

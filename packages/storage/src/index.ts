@@ -20,6 +20,7 @@ export {
   type CorruptRecordHandler,
 } from "./errors.js";
 export { parseStoredRecord, checkStoredRecord, keepIntact, parseJoinedRecords, type RecordKey } from "./stored-record.js";
+export { leaseFromRow, type LeaseRow } from "./lease-row.js";
 export { isProcessAlive, thisHost, thisProcess, holderIsGone } from "./process-alive.js";
 export { pendingMigrations, latestVersion, type Migration } from "./migrations.js";
 export { DEFAULT_PAGE_SIZE, pageLimit, matchesQuery } from "./session-query.js";

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { CorruptRecordError, StorageOpenError, warnCorruptRecord, type CorruptRecordHandler } from "./errors.js";
+import { leaseFromRow, type LeaseRow } from "./lease-row.js";
 import { latestVersion, type Migration } from "./migrations.js";
 import { holderIsGone, thisProcess } from "./process-alive.js";
 import { pageLimit } from "./session-query.js";
@@ -43,16 +44,6 @@ const MIGRATIONS: Array<Migration<DatabaseSync>> = [
 ];
 
 type PartRow = { message_id: string; id: string; data: string };
-type LeaseRow = { owner: string; expires_at: number; host: string | null; pid: number | null };
-
-const leaseOf = (sessionID: string, row: LeaseRow): Lease => ({
-  sessionID,
-  owner: row.owner,
-  expiresAt: Number(row.expires_at),
-  ...(row.host !== null ? { host: row.host } : {}),
-  ...(row.pid !== null ? { pid: Number(row.pid) } : {}),
-});
-
 type JoinedParts = { list: string | null; keys: string | null };
 
 /** The parts' keys in `order`, as one JSON text of `[messageID, id]` pairs (checked against the joined data). */
@@ -248,7 +239,7 @@ export class SqliteStorage implements Storage {
     return immediateTransaction(this.db, () => {
       const now = Date.now();
       const held = this.sql("SELECT owner, expires_at, host, pid FROM lease WHERE session_id = ?").get(sessionID) as LeaseRow | undefined;
-      if (held && held.owner !== owner && held.expires_at > now && !holderIsGone(held)) return undefined;
+      if (held && held.owner !== owner && Number(held.expires_at) > now && !holderIsGone(held)) return undefined;
       const lease = { sessionID, owner, expiresAt: now + ttlMs, ...thisProcess() };
       this.sql("INSERT OR REPLACE INTO lease (session_id, owner, expires_at, host, pid) VALUES (?, ?, ?, ?, ?)").run(
         sessionID,
@@ -265,7 +256,7 @@ export class SqliteStorage implements Storage {
     const held = this.sql("SELECT owner, expires_at, host, pid FROM lease WHERE session_id = ? AND expires_at > ?").get(sessionID, Date.now()) as
       | LeaseRow
       | undefined;
-    return held ? leaseOf(sessionID, held) : undefined;
+    return held ? leaseFromRow(sessionID, held) : undefined;
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
@@ -275,7 +266,7 @@ export class SqliteStorage implements Storage {
       sessionID,
       owner,
     ) as LeaseRow | undefined;
-    return renewed ? leaseOf(sessionID, renewed) : undefined;
+    return renewed ? leaseFromRow(sessionID, renewed) : undefined;
   }
 
   async releaseLease(sessionID: string, owner: string): Promise<void> {
