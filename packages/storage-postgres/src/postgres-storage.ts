@@ -250,7 +250,7 @@ export class PostgresStorage implements Storage {
     const { rows } = await this.query<{ info: string | null; parts: string | null; keys: string | null }>(
       `SELECT (SELECT data FROM ${this.table.message} WHERE session_id = $1 AND id = $2) AS info,
               (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS parts,
-              (SELECT json_agg(json_build_array(message_id, id) ORDER BY id)::text FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS keys`,
+              (SELECT string_agg(message_id || chr(31) || id, chr(30) ORDER BY id) FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS keys`,
       [sessionID, messageID],
     );
     const row = rows[0];
@@ -267,9 +267,9 @@ export class PostgresStorage implements Storage {
     // With their keys, to check them against: only a damaged row makes it read row by row.
     const { rows } = await this.query<Record<"messages" | "messageKeys" | "parts" | "partKeys", string | null>>(
       `SELECT (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.message} WHERE session_id = $1) AS messages,
-              (SELECT json_agg(json_build_array(id) ORDER BY id)::text FROM ${this.table.message} WHERE session_id = $1) AS "messageKeys",
+              (SELECT string_agg(id, chr(30) ORDER BY id) FROM ${this.table.message} WHERE session_id = $1) AS "messageKeys",
               (SELECT '[' || string_agg(data, ',' ORDER BY message_id, id) || ']' FROM ${this.table.part} WHERE session_id = $1) AS parts,
-              (SELECT json_agg(json_build_array(message_id, id) ORDER BY message_id, id)::text FROM ${this.table.part} WHERE session_id = $1) AS "partKeys"`,
+              (SELECT string_agg(message_id || chr(31) || id, chr(30) ORDER BY message_id, id) FROM ${this.table.part} WHERE session_id = $1) AS "partKeys"`,
       [sessionID],
     );
     const row = rows[0];

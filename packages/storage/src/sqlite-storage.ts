@@ -46,9 +46,9 @@ const MIGRATIONS: Array<Migration<DatabaseSync>> = [
 type PartRow = { message_id: string; id: string; data: string };
 type JoinedParts = { list: string | null; keys: string | null };
 
-/** The parts' keys in `order`, as one JSON text of `[messageID, id]` pairs (checked against the joined data). */
+/** The parts' keys in `order`, as one text (see `parseJoinedRecords`), checked against the joined data. */
 const PART_FIELDS = ["messageID", "id"] as const;
-const PART_KEYS = (order: string) => `json_group_array(json_array(message_id, id) ORDER BY ${order})`;
+const PART_KEYS = (order: string) => `group_concat(message_id || char(31) || id, char(30) ORDER BY ${order})`;
 
 /** The schema version {@link SqliteStorage} writes, kept in the `schema_version` table. */
 export const SQLITE_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);

@@ -64,12 +64,18 @@ export function keepIntact<I, T>(items: readonly I[], read: (item: I) => T, onCo
   return result;
 }
 
+/** Separates the key columns of one record in a joined key text (SQL `char(31)`, ASCII unit separator). */
+export const KEY_FIELD_SEPARATOR = "\x1f";
+/** Separates the records of a joined key text (SQL `char(30)`, ASCII record separator). */
+export const KEY_RECORD_SEPARATOR = "\x1e";
+
 /**
  * The fast way to load many records kept as JSON text: the database joins them into one array text
- * (`'[' || group_concat(data, ',') || ']'`) and their keys into another (a JSON array of key arrays,
- * `[messageID, id]` for parts, `[id]` for messages, in `fields` order), and each is parsed once.
- * Returns undefined when the texts are not the records of those keys in `sessionID` (some row is
- * damaged): the caller then reads row by row to find the damaged ones and keep the rest.
+ * (`'[' || group_concat(data, ',') || ']'`) and their keys into one string (each record's key
+ * columns in `fields` order joined by {@link KEY_FIELD_SEPARATOR}, the records by
+ * {@link KEY_RECORD_SEPARATOR}), and the array is parsed once. Returns undefined when the text is not
+ * the records of those keys in `sessionID` (some row is damaged): the caller then reads row by row to
+ * find the damaged ones and keep the rest.
  */
 export function parseJoinedRecords<T>(
   joined: string | null,
@@ -77,20 +83,18 @@ export function parseJoinedRecords<T>(
   sessionID: string,
   fields: ReadonlyArray<"messageID" | "id">,
 ): T[] | undefined {
+  if (joined === null || keys === null) return joined === keys ? [] : undefined; // no rows: both null
   let list: unknown;
-  let keyList: unknown;
   try {
-    // No rows: SQL's aggregates give null (or an empty JSON array).
-    list = JSON.parse(joined ?? "[]");
-    keyList = JSON.parse(keys ?? "[]");
+    list = JSON.parse(joined);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(list) || !Array.isArray(keyList) || list.length !== keyList.length) return undefined;
-  for (let i = 0; i < list.length; i++) {
-    const item: unknown = list[i];
-    const key = keyList[i] as unknown[];
-    if (!isObject(item) || item.sessionID !== sessionID || fields.some((field, f) => item[field] !== key[f])) return undefined;
+  if (!Array.isArray(list)) return undefined;
+  const seen: string[] = [];
+  for (const item of list as unknown[]) {
+    if (!isObject(item) || item.sessionID !== sessionID) return undefined;
+    seen.push(fields.map((field) => String(item[field])).join(KEY_FIELD_SEPARATOR));
   }
-  return list as T[];
+  return seen.join(KEY_RECORD_SEPARATOR) === keys ? (list as T[]) : undefined;
 }
