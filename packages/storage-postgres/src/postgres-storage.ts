@@ -2,9 +2,6 @@ import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import {
   CorruptRecordError,
   keepIntact,
-  leaseFromRow,
-  type LeaseRow,
-  latestVersion,
   pageLimit,
   parseJoinedRecords,
   parseStoredRecord,
@@ -12,8 +9,6 @@ import {
   StorageVersionError,
   validateBatch,
   warnCorruptRecord,
-  holderIsGone,
-  thisProcess,
   type CorruptRecordHandler,
   type Lease,
   type SessionPage,
@@ -22,7 +17,11 @@ import {
   type WriteBatch,
 } from "@lathe/storage";
 import pg from "pg";
-import { migratePostgres, type PostgresMigration } from "./postgres-migrations.js";
+import { PostgresLeases } from "./postgres-leases.js";
+import { migratePostgres } from "./postgres-migrations.js";
+import { MIGRATIONS, POSTGRES_STORAGE_SCHEMA_VERSION } from "./postgres-schema.js";
+
+export { POSTGRES_STORAGE_SCHEMA_VERSION };
 
 /** How to reach the database: a connection string (the storage makes and ends its own pool) or your pool. */
 export type PostgresStorageOptions = ({ connectionString: string; pool?: never } | { pool: pg.Pool; connectionString?: never }) & {
@@ -38,42 +37,7 @@ export type PostgresStorageOptions = ({ connectionString: string; pool?: never }
   onCorrupt?: CorruptRecordHandler;
 };
 
-// Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale.
-const MIGRATIONS: PostgresMigration[] = [
-  {
-    version: 1,
-    description: "session, message, part and lease tables",
-    async up(client) {
-      await client.query(`
-        CREATE TABLE session (id text COLLATE "C" PRIMARY KEY, parent_id text COLLATE "C", data text NOT NULL);
-        CREATE INDEX session_parent ON session (parent_id, id);
-        CREATE TABLE message (
-          session_id text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, data text NOT NULL,
-          PRIMARY KEY (session_id, id)
-        );
-        CREATE TABLE part (
-          session_id text COLLATE "C" NOT NULL, message_id text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL,
-          data text NOT NULL,
-          PRIMARY KEY (session_id, message_id, id)
-        );
-        CREATE TABLE lease (session_id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
-      `);
-    },
-  },
-  {
-    version: 2,
-    description: "lease holder's host and pid",
-    async up(client) {
-      await client.query("ALTER TABLE lease ADD COLUMN host text, ADD COLUMN pid integer");
-    },
-  },
-];
 
-/** The schema version {@link PostgresStorage} writes, kept in the `schema_version` table. */
-export const POSTGRES_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
-
-/** The database's clock in ms since epoch: lease expiries are judged by one clock for every worker. */
-const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 /** Keeps the last of several records with the same key: a batch's later write wins, as in memory. */
 function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
@@ -118,6 +82,7 @@ export class PostgresStorage implements Storage {
   /** Schema-qualified table names: a pool the host shares keeps its own search_path. */
   private readonly table: Record<"session" | "message" | "part" | "lease", string>;
   private readonly onCorrupt: CorruptRecordHandler;
+  private readonly leases: PostgresLeases;
   /** Where the data is, in words, for errors. */
   private readonly location: string;
   private closed = false;
@@ -140,6 +105,7 @@ export class PostgresStorage implements Storage {
     }
     const table = (name: string) => `"${schema}".${name}`;
     this.table = { session: table("session"), message: table("message"), part: table("part"), lease: table("lease") };
+    this.leases = new PostgresLeases(this.table.lease, (text, params) => this.query(text, params));
     this.ready = this.withClient(async (client) => {
       const version = await migratePostgres(client, schema, MIGRATIONS);
       await this.reportOrphanParts(client);
@@ -285,47 +251,20 @@ export class PostgresStorage implements Storage {
     return result;
   }
 
-  async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { host, pid } = thisProcess();
-    const { rows } = await this.query<LeaseRow>(
-      `INSERT INTO ${this.table.lease} AS lease (session_id, owner, expires_at, host, pid) VALUES ($1, $2, ${NOW_MS} + $3, $4, $5)
-       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at, host = excluded.host, pid = excluded.pid
-       WHERE lease.owner = excluded.owner OR lease.expires_at <= ${NOW_MS}
-       RETURNING owner, expires_at, host, pid`,
-      [sessionID, owner, Math.round(ttlMs), host, pid],
-    );
-    if (rows[0]) return leaseFromRow(sessionID, rows[0]);
-    // Held by another owner: take it over only from a process on this host that is gone, and only
-    // if it is still the lease we judged (another worker may have taken it over meanwhile).
-    const held = await this.getLease(sessionID);
-    if (!held || !holderIsGone(held)) return undefined;
-    const taken = await this.query<LeaseRow>(
-      `UPDATE ${this.table.lease} SET owner = $2, expires_at = ${NOW_MS} + $3, host = $4, pid = $5
-       WHERE session_id = $1 AND owner = $6 AND expires_at = $7
-       RETURNING owner, expires_at, host, pid`,
-      [sessionID, owner, Math.round(ttlMs), host, pid, held.owner, held.expiresAt],
-    );
-    return taken.rows[0] ? leaseFromRow(sessionID, taken.rows[0]) : undefined;
+  acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return this.leases.acquire(sessionID, owner, ttlMs);
   }
 
-  async getLease(sessionID: string): Promise<Lease | undefined> {
-    const { rows } = await this.query<LeaseRow>(
-      `SELECT owner, expires_at, host, pid FROM ${this.table.lease} WHERE session_id = $1 AND expires_at > ${NOW_MS}`,
-      [sessionID],
-    );
-    return rows[0] ? leaseFromRow(sessionID, rows[0]) : undefined;
+  getLease(sessionID: string): Promise<Lease | undefined> {
+    return this.leases.get(sessionID);
   }
 
-  async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { rows } = await this.query<LeaseRow>(
-      `UPDATE ${this.table.lease} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING owner, expires_at, host, pid`,
-      [sessionID, owner, Math.round(ttlMs)],
-    );
-    return rows[0] ? leaseFromRow(sessionID, rows[0]) : undefined;
+  renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return this.leases.renew(sessionID, owner, ttlMs);
   }
 
-  async releaseLease(sessionID: string, owner: string): Promise<void> {
-    await this.query(`DELETE FROM ${this.table.lease} WHERE session_id = $1 AND owner = $2`, [sessionID, owner]);
+  releaseLease(sessionID: string, owner: string): Promise<void> {
+    return this.leases.release(sessionID, owner);
   }
 
   async close(): Promise<void> {
