@@ -19,7 +19,15 @@ export {
   type RecordLocation,
   type CorruptRecordHandler,
 } from "./errors.js";
-export { parseStoredRecord, checkStoredRecord, keepIntact, parseJoinedRecords, type RecordKey } from "./stored-record.js";
+export {
+  parseStoredRecord,
+  checkStoredRecord,
+  keepIntact,
+  parseJoinedRecords,
+  KEY_FIELD_SEPARATOR,
+  KEY_RECORD_SEPARATOR,
+  type RecordKey,
+} from "./stored-record.js";
 export { leaseFromRow, type LeaseRow } from "./lease-row.js";
 export { isProcessAlive, thisHost, thisProcess, holderIsGone } from "./process-alive.js";
 export { pendingMigrations, latestVersion, type Migration } from "./migrations.js";
