@@ -3,13 +3,18 @@
 // 2. generateDiff of a 20,000-line file with 1% of lines changed vs `git diff --no-index`;
 // 3. the fuzzy matcher's worst case: replace() on 10,000 lines with a 50-line search that is not
 //    there, vs OpenCode-style block scoring (an unbounded Levenshtein for every anchored block).
+// 4. replace()'s worst case on a 5,000-line file of 625 near-identical blocks, over searches that are
+//    stale, prefixed, escaped, re-indented, ambiguous or unique, vs OpenCode-style block scoring;
+// 5. the edit-accuracy corpus (packages/patch/src/replace/corpus) scored by category: right,
+//    refused where it should have applied, and wrong-block replacements (must be 0).
 // Run: npm run build -w packages/patch && npx node bench/patch.bench.ts
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyPatch, diffToPatch, generateDiff, replace } from "@lathe/patch";
-import { medianMs, report } from "./lib/report.ts";
+import { type BenchFigure, medianMs, report } from "./lib/report.ts";
+import { corpusFigures } from "./lib/edit-corpus.ts";
 
 const work = mkdtempSync(join(tmpdir(), "lathe-bench-patch-"));
 const RUNS = 5;
@@ -84,6 +89,35 @@ try {
   }, RUNS);
   const openCodeStyle = await medianMs(() => unboundedBlockScoring(fuzzyLines, search), RUNS);
 
+  // --- 4. 5,000 lines of near-identical blocks ---------------------------------------------------
+  const blockLines: string[] = [];
+  for (let i = 0; blockLines.length < 5000; i++) {
+    blockLines.push("function handler(req) {", `  const id = ${i % 7};`, "  if (!req.ok) {", "    return fail(id);", "  }", "  return ok(id);", "}", "");
+  }
+  const blockFile = fileOf(blockLines);
+  const numbered = (first: number, lines: string[]): string => lines.map((l, k) => `${String(first + k).padStart(6)}\t${l}`).join("\n");
+  const blockSearches: Record<string, string> = {
+    stale: "function handler(req) {\n  const id = 99;\n  if (!req.ok) {\n    return fail(id);\n  }\n  return ok(id);\n}",
+    prefixed: numbered(9, ["function handler(req) {", "  const id = 8;", "  if (req.ok) {"]),
+    escaped: "function handler(req) {\\n  const id = 9;\\n  if (!req.ok) {",
+    reindented: "function handler(req) {\n    const id = 3;\n    if (!req.okay) {\n        return fail(id);\n    }\n}",
+    ambiguous: "  if (!req.ok) {\n    return fail(id);\n  }",
+  };
+  let worstBlocks = 0;
+  let worstName = "";
+  for (const [name, text] of Object.entries(blockSearches)) {
+    const ms = await medianMs(() => {
+      try {
+        replace(blockFile, text, "x");
+      } catch {
+        // every one of these is refused (stale, not there, ambiguous)
+      }
+    }, RUNS);
+    if (ms > worstBlocks) [worstBlocks, worstName] = [ms, name];
+  }
+  const blockStale = blockSearches.stale!.split("\n");
+  const openCodeBlocks = await medianMs(() => unboundedBlockScoring(blockLines, blockStale), RUNS);
+
   report(import.meta.url, [
     {
       name: `apply ${chunks}-chunk patch to a 100,000-line file (directory)`,
@@ -106,7 +140,16 @@ try {
       baselineValue: openCodeStyle,
       target: "each matcher < 100 ms",
     },
-  ]);
+    {
+      name: "replace() worst case, 5,000 lines of 625 near-identical blocks",
+      value: worstBlocks,
+      baseline: "OpenCode-style unbounded Levenshtein block scoring",
+      baselineValue: openCodeBlocks,
+      target: "< 100 ms per call",
+      note: `worst of ${Object.keys(blockSearches).join(", ")} searches: ${worstName} (whole chain, three readings, near miss; the baseline is one matcher's scoring of the stale search)`,
+    },
+    ...(await corpusFigures()),
+  ] satisfies BenchFigure[]);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

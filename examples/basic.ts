@@ -2,7 +2,7 @@
 // small tool, then answers. Swap `mockModel([...])` for a real AI SDK model (e.g. `anthropic(...)`)
 // and the same code drives it.
 //
-//   npm run build && npm run example
+//   npm run example   (builds the packages first when they are missing or stale)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

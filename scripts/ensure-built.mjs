@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the packages when a program is about to import them by name and one is missing its dist/
-// (a fresh clone) or has sources newer than its build. Used by `npm run demo`.
+// (a fresh clone) or has sources newer than its build. Used by `npm run demo`, `npm run example` and
+// the consumer check.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";

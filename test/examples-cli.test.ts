@@ -40,7 +40,7 @@ describe("examples/cli in a terminal", () => {
     let screen = await pane.waitFor("Allow bash node test.js");
     expect(screen).toContain("I'll run the tests first to see what fails.");
     const workspace = workspaceOf(screen);
-    expect(screen).toMatch(/Allow once[\s\S]*Allow always \(node \*, for this session\)[\s\S]*Reject[\s\S]*Reject with feedback/);
+    expect(screen).toMatch(/Allow once[\s\S]*Allow always \(node test\.js, for this session\)[\s\S]*Reject[\s\S]*Reject with feedback/);
     pane.keys("Down", "Enter"); // allow always
 
     screen = await pane.waitFor("Allow edit src/math.js");

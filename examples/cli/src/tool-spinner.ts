@@ -6,7 +6,12 @@ import yoctoSpinner, { type Spinner } from "yocto-spinner";
 interface Active {
   label: string;
   start: number;
+  /** When the call began waiting for an approval, while it waits: its clock stands still. */
+  heldAt?: number;
 }
+
+/** How long a call has run: up to now, or up to the approval it waits for. */
+const ranFor = (call: Active) => (call.heldAt ?? Date.now()) - call.start;
 
 /** Seconds with one decimal, e.g. "1.4s". */
 export const elapsed = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -29,9 +34,24 @@ export class ToolSpinner {
     this.render();
   }
 
-  /** A call ended: its line replaces the spinner. Returns how long it ran. */
+  /** A call waits for an approval: its clock stops until {@link release}, so the wait is not counted. */
+  hold(id: string): void {
+    const call = this.active.get(id);
+    if (call && call.heldAt === undefined) call.heldAt = Date.now();
+  }
+
+  /** The call's approval was answered: its clock goes on from where it stopped. */
+  release(id: string): void {
+    const call = this.active.get(id);
+    if (!call || call.heldAt === undefined) return;
+    call.start += Date.now() - call.heldAt;
+    call.heldAt = undefined;
+  }
+
+  /** A call ended: its line replaces the spinner. Returns how long it ran (approval waits left out). */
   finish(id: string, ok: boolean, label: string): number {
-    const ran = Date.now() - (this.active.get(id)?.start ?? Date.now());
+    const call = this.active.get(id);
+    const ran = call ? ranFor(call) : 0;
     this.active.delete(id);
     this.stopSpinner();
     this.out.write(`${ok ? pc.green("✔") : pc.red("✖")} ${label} ${pc.dim(elapsed(ran))}\n`);
@@ -73,7 +93,7 @@ export class ToolSpinner {
     const entries = [...this.active.values()];
     const newest = entries[entries.length - 1]!;
     const more = entries.length > 1 ? pc.dim(` (+${entries.length - 1} more)`) : "";
-    return `${newest.label} ${pc.dim(elapsed(Date.now() - newest.start))}${more}`;
+    return `${newest.label} ${pc.dim(elapsed(ranFor(newest)))}${more}`;
   }
 
   private stopSpinner(): void {

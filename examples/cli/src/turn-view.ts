@@ -25,6 +25,11 @@ export class TurnView {
   private readonly running = new Set<string>();
   /** Tool calls whose diff the approval prompt already showed. */
   private readonly diffShown = new Set<string>();
+  /** Tool part ids by call id, and by permission request id the calls waiting for an approval. */
+  private readonly partOfCall = new Map<string, string>();
+  private readonly waiting = new Map<string, string>();
+  /** The error of the retry part just recorded, shown on the retry line that follows it. */
+  private retryCause: string | undefined;
   private atLineStart = true;
   private streaming: "text" | "reasoning" | undefined;
   private readonly out: NodeJS.WriteStream;
@@ -49,9 +54,28 @@ export class TurnView {
         if (event.status.type === "retry") {
           this.endLine();
           const seconds = Math.max(0, Math.round((event.status.next - Date.now()) / 1000));
-          this.out.write(pc.yellow(`${event.status.message}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
+          // The status says what kind of failure it was; the retry part just recorded says which.
+          const cause = this.retryCause ? ` (${this.retryCause})` : "";
+          this.retryCause = undefined;
+          this.out.write(pc.yellow(`${event.status.message}${cause}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
         }
         return;
+      case "permission.asked": {
+        // While a call waits for its approval its clock stops: its time is the tool's own.
+        const callID = event.request.tool?.callID;
+        const partID = callID === undefined ? undefined : this.partOfCall.get(callID);
+        if (partID) {
+          this.waiting.set(event.request.id, partID);
+          this.tools.hold(partID);
+        }
+        return;
+      }
+      case "permission.replied": {
+        const partID = this.waiting.get(event.requestID);
+        this.waiting.delete(event.requestID);
+        if (partID) this.tools.release(partID);
+        return;
+      }
       case "session.compacted":
         this.note(pc.dim("(the conversation was summarised to fit the model's context)"));
         return;
@@ -102,6 +126,7 @@ export class TurnView {
   }
 
   private part(part: Part, delta: string | undefined): void {
+    if (part.type === "retry") this.retryCause = firstLine(part.error.message);
     if (part.type === "text" && delta && !part.synthetic) return this.stream("text", delta);
     if (part.type === "reasoning" && delta) return this.stream("reasoning", delta);
     if (part.type === "tool") return this.tool(part);
@@ -119,6 +144,7 @@ export class TurnView {
     this.endLine();
     this.streaming = undefined;
     const state = part.state;
+    this.partOfCall.set(part.callID, part.id);
     if (state.status === "pending" || state.status === "running") {
       // The clock starts when the call runs, so time spent reading an approval prompt is not counted.
       const started = state.status === "running" && !this.running.has(part.id);
@@ -150,6 +176,11 @@ export class TurnView {
     if (!this.atLineStart) this.out.write("\n");
     this.atLineStart = true;
   }
+}
+
+/** An error message's first line (a provider's may carry a whole response body after it). */
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.trim();
 }
 
 /** The last lines of a command's output, dimmed and indented. */

@@ -1,5 +1,5 @@
 import type { Lease } from "@lathe/storage";
-import { budgetMessage, type BudgetHit } from "./budget.js";
+import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
 /**
  * Thrown when a session already runs a prompt (here, or in another process holding its lease). When

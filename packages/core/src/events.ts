@@ -1,5 +1,5 @@
 import type { Message, MessageError, Part, Session, StoredPermissionRequest, Todo } from "@lathe/message";
-import type { BudgetHit } from "./budget.js";
+import type { BudgetHit } from "./context/budget.js";
 
 /** What a session is doing. */
 export type SessionStatus =
@@ -25,7 +25,11 @@ export type AgentEvent =
       type: "message.part.updated";
       sessionID: string;
       part: Part;
-      /** The text just appended, for streamed text, reasoning and tool input. */
+      /**
+       * The text just appended while the part streams: the assistant's words for a `text` part,
+       * reasoning for a `reasoning` part, a piece of the input JSON for a `pending` `tool` part
+       * (a whole file, for a `write` call). Unset otherwise. `run.textStream` gives the words only.
+       */
       delta?: string;
     }
   /**

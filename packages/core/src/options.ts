@@ -1,11 +1,14 @@
 import type { LanguageModel } from "ai";
-import type { Limits, StoredPermissionRequest } from "@lathe/message";
+import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { Tool } from "@lathe/tools";
-import type { PermissionRules } from "./agent-permissions.js";
-import type { AgentConfig } from "./agents.js";
-import type { Hooks } from "./hooks.js";
-import type { ModelFacts, ModelPrice } from "./model-facts.js";
+import type { Diagnostics, Tool } from "@lathe/tools";
+import type { PermissionRules } from "./agents/agent-permissions.js";
+import type { ApproveFn } from "./agents/approval.js";
+import type { AgentConfig } from "./agents/registry.js";
+import type { Hooks } from "./agents/hooks.js";
+import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
+
+export type { ApproveFn, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
 /** How failed model requests are retried. */
 export interface RetryOptions {
@@ -31,23 +34,6 @@ export interface CompactionOptions {
   /** Clear old tool outputs before summarising, when that frees enough; default true. */
   prune?: boolean;
 }
-
-/** An approval request the agent puts to the host. */
-export type PermissionRequest = StoredPermissionRequest;
-
-/**
- * The host's answer to an approval request: allow this once; allow it and everything its `always`
- * patterns cover for the rest of the session; reject (the turn stops); or reject with feedback the
- * model sees as the tool's result (the turn goes on).
- */
-export type PermissionReply = "once" | "always" | "reject" | { reject: string };
-
-/**
- * Answers approval requests inline; `signal` fires when the run no longer needs the answer (aborted).
- * An async function, so that `async () => "once"` type-checks without a cast (a sync-or-async union
- * return type would widen the literal to `string`).
- */
-export type ApproveFn = (request: PermissionRequest, context: { signal: AbortSignal }) => Promise<PermissionReply>;
 
 /** Options of {@link createAgent}. */
 export interface AgentOptions {
@@ -89,6 +75,12 @@ export interface AgentOptions {
    * `AGENTS.md`, `CLAUDE.md` and `CONTEXT.md` files found from the workspace up to its repository root.
    */
   instructionFiles?: string[];
+  /**
+   * Language servers and formatters (`createLsp()` of `@lathe/lsp`): the file-changing tools then
+   * format what they write and append the errors they introduced to their results, the read-only
+   * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
+   */
+  lsp?: Diagnostics;
   /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
   tools?: Tool[];
   /**

@@ -9,7 +9,7 @@ export interface NearMiss {
   endLine: number;
   /** How alike the region and the search are, from 0 (nothing alike) to 1 (identical). */
   similarity: number;
-  /** The region's text as it is in the file. */
+  /** The region's text as it is in the file, zero-width characters spelt out (`\u200b`) so they can be seen. */
   text: string;
 }
 
@@ -102,7 +102,11 @@ export type ReplaceErrorCode =
   /** The replacement equals the search, or the file already reads that way. */
   | "no_change"
   /** The search text is empty. */
-  | "empty_search";
+  | "empty_search"
+  /** The search matched only with another indentation, and the file nests its lines differently. */
+  | "indentation_mismatch"
+  /** `newString` carries line-number prefixes (copied from a file view) that `oldString` does not. */
+  | "line_number_prefix";
 
 /** Data of a {@link ReplaceError}. */
 export interface ReplaceErrorData {

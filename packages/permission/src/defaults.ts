@@ -21,7 +21,8 @@ export const DEFAULT_RULES: Ruleset = freeze(
  * The layer each built-in agent adds on top of {@link DEFAULT_RULES}:
  * - `build`: nothing (all tools, asks as in the defaults);
  * - `plan`: no edits (`edit`, `write`, `multiedit`, `apply_patch` are not offered);
- * - `explore`: read-only tools only (`read`, `grep`, `glob`, `list`, `webfetch`), everything else denied;
+ * - `explore`: read-only tools only (`read`, `grep`, `glob`, `list`, `webfetch`, `sourcegraph`,
+ *   `diagnostics`), everything else denied;
  * - `general`: no todo list (`todo*` denied), otherwise as `build`.
  */
 export const AGENT_RULES: Readonly<Record<BuiltInAgent, Ruleset>> = Object.freeze({
@@ -35,6 +36,8 @@ export const AGENT_RULES: Readonly<Record<BuiltInAgent, Ruleset>> = Object.freez
       glob: "allow",
       list: "allow",
       webfetch: "allow",
+      sourcegraph: "allow",
+      diagnostics: "allow",
       doom_loop: "ask",
       external_directory: "ask",
     }),

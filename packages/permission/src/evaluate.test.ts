@@ -101,3 +101,23 @@ describe("explain", () => {
     expect(explain("edit", "a.ts", [])).toMatch(/ask — no rule matches/);
   });
 });
+
+describe("evaluate — indexed rulesets and path wildcards", () => {
+  it("an indexed ruleset decides `src/**` and `\\`-separated rules like a linear scan", () => {
+    const filler = Array.from({ length: 20 }, (_, i) => ({ permission: "edit", pattern: `pad${i}/*`, action: "ask" as const }));
+    const rules = [
+      ...filler,
+      { permission: "edit", pattern: "src/**", action: "deny" as const },
+      { permission: "edit", pattern: "secrets\\*", action: "deny" as const },
+      { permission: "edit", pattern: "**/*.env", action: "deny" as const },
+    ];
+    for (let round = 0; round < 3; round++) {
+      expect(evaluate("edit", "src", rules).action).toBe("deny");
+      expect(evaluate("edit", "src/a/b.ts", rules).action).toBe("deny");
+      expect(evaluate("edit", "secrets/key", rules).action).toBe("deny");
+      expect(evaluate("edit", ".env", rules).action).toBe("deny");
+      expect(evaluate("edit", "a/b/.env", rules).action).toBe("deny");
+      expect(evaluate("edit", "srcx", rules).action).toBe("ask");
+    }
+  });
+});

@@ -8,6 +8,7 @@
 export { Action, Rule, Ruleset } from "./rule.js";
 export { compileWildcard, matchWildcard, wildcardToRegExp, type WildcardKind, type WildcardMatcher } from "./wildcard.js";
 export { evaluate, explain, merge, type Evaluation } from "./evaluate.js";
+export { evaluateSpellings } from "./spellings.js";
 export { PermissionConfig, expandHome, fromConfig, type FromConfigOptions } from "./config.js";
 export { EDIT_TOOLS, disabled, permissionForTool } from "./tool-permission.js";
 export { AGENT_RULES, DEFAULT_RULES, agentRuleset, type AgentRulesetLayers, type BuiltInAgent } from "./defaults.js";
@@ -22,7 +23,7 @@ export {
   type PermissionSessionState,
   type RepliedEvent,
 } from "./service.js";
-export { analyzeCommand, type AnalyzeCommandOptions, type CommandAnalysis } from "./bash/analyze.js";
-export { ARITY, alwaysPattern } from "./bash/arity.js";
+export { ANALYSIS_TIME_BUDGET_MS, MAX_ANALYZED_LENGTH, analyzeCommand, type AnalyzeCommandOptions, type CommandAnalysis, type PathUse } from "./bash/analyze.js";
+export { ARITY, alwaysPattern, subcommandWords } from "./bash/arity.js";
 export { bashAsks, type AskSpec } from "./bash/asks.js";
 export { externalDirectoryPattern, isInside } from "./bash/paths.js";

@@ -118,17 +118,23 @@ class RulesetIndex {
  */
 function literalHead(pattern: string): string | undefined {
   let end = 0;
-  while (end < pattern.length && pattern[end] !== "*" && pattern[end] !== "?") end++;
+  while (end < pattern.length && !isWild(pattern[end]!)) end++;
   if (end === pattern.length) return pattern; // no wildcard at all
   if (end === pattern.length - 1 && pattern.endsWith(" *")) end--; // the optional " *" tail
+  if (end === pattern.length - 2 && pattern.endsWith("/**")) end--; // the optional "/**" tail
   return end > 0 ? pattern.slice(0, end) : undefined;
 }
 
 /** The literal text every match ends with, when the pattern ends with literal text. */
 function literalTail(pattern: string): string | undefined {
   let start = pattern.length;
-  while (start > 0 && pattern[start - 1] !== "*" && pattern[start - 1] !== "?") start--;
+  while (start > 0 && !isWild(pattern[start - 1]!)) start--;
   return start < pattern.length ? pattern.slice(start) : undefined;
+}
+
+/** Characters that do not match only themselves: `*`, `?`, and `\` (which also matches `/`). */
+function isWild(c: string): boolean {
+  return c === "*" || c === "?" || c === "\\";
 }
 
 function affixIndex(lists: Map<string, number[]>): AffixIndex {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CorrectedError, DeniedError, NotFoundError, RejectedError } from "./errors.js";
 import { evaluate } from "./evaluate.js";
+import { evaluateSpellings } from "./spellings.js";
 import { PermissionRequest, Reply, ToolCallRef } from "./request.js";
 import { newRequestId } from "./request-id.js";
 import { Rule, type Ruleset } from "./rule.js";
@@ -13,6 +14,11 @@ export interface AskInput {
   permission: string;
   /** What the call touches: one pattern per command, path… Each is evaluated on its own. */
   patterns: readonly string[];
+  /**
+   * Per pattern (same order), other spellings of it that deny and ask rules are checked against as
+   * well, but allow rules and approvals are not (see {@link evaluateSpellings} and `bashAsks`).
+   */
+  variants?: readonly (readonly string[])[];
   /** What an `always` reply approves for the rest of the session (e.g. `git commit *`). Default: none. */
   always?: readonly string[];
   /** Anything the host should see with the request (the command, a diff…). */
@@ -71,6 +77,7 @@ const AskData = z.object({
   sessionID: z.string().min(1),
   permission: z.string().min(1),
   patterns: z.array(z.string()),
+  variants: z.array(z.array(z.string())).default([]),
   always: z.array(z.string()).default([]),
   metadata: z.record(z.string(), z.unknown()).default({}),
   tool: ToolCallRef.optional(),
@@ -86,6 +93,8 @@ interface Entry {
   /** Fires when the request is settled, so an `approve` callback can stop waiting for its user. */
   controller: AbortController;
   detach?: () => void;
+  /** Asked because a rule for another spelling said so: another request's `always` does not settle it. */
+  bySpelling?: boolean;
 }
 
 /** An outcome: undefined to go on, or the error the asker gets. */
@@ -121,11 +130,15 @@ export class PermissionService {
     const { sessionID, permission } = data;
     const approved = this.approved(sessionID);
     const asking: string[] = [];
-    for (const pattern of data.patterns) {
-      const decision = evaluate(permission, pattern, input.ruleset);
-      if (decision.action === "deny") throw new DeniedError(permission, pattern, decision.rule!);
+    let askedBySpelling = false;
+    for (const [i, pattern] of data.patterns.entries()) {
+      const decision = evaluateSpellings(permission, pattern, data.variants[i] ?? [], input.ruleset);
+      if (decision.action === "deny") throw new DeniedError(permission, decision.pattern, decision.rule!);
       if (asking.includes(pattern)) continue;
-      if (data.opaque) asking.push(pattern);
+      // An ask a respelling's rule made is not lifted by approvals, which were given for the pattern.
+      const bySpelling = decision.pattern !== pattern;
+      askedBySpelling ||= bySpelling;
+      if (data.opaque || bySpelling) asking.push(pattern);
       else if (decision.action === "ask" && evaluate(permission, pattern, approved).action !== "allow") asking.push(pattern);
     }
 
@@ -162,7 +175,7 @@ export class PermissionService {
       ...(data.opaque ? { opaque: true } : {}),
       time: { created: now },
     });
-    const entry: Entry = { request, controller: new AbortController() };
+    const entry: Entry = { request, controller: new AbortController(), ...(askedBySpelling ? { bySpelling: true } : {}) };
     this.#pending.set(request.id, entry);
     const waiting = this.#wait(entry, input.signal);
     try {
@@ -251,7 +264,7 @@ export class PermissionService {
       approvedChanged = this.#approve(request);
       const approved = this.approved(request.sessionID);
       for (const other of this.#sessionEntries(request.sessionID)) {
-        if (other.request.opaque) continue;
+        if (other.request.opaque || other.bySpelling) continue;
         const covered = other.request.patterns.every(
           (p) => evaluate(other.request.permission, p, approved).action === "allow",
         );

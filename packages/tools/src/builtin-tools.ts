@@ -13,6 +13,7 @@ import type { Tool } from "./tool.js";
 import type { TruncationLimits } from "./truncate.js";
 import { createWebFetchTool, type WebFetchToolOptions } from "./webfetch/webfetch.js";
 import { createWriteTool } from "./write/write.js";
+import { createSourcegraphTool, type SourcegraphToolOptions } from "./sourcegraph/sourcegraph.js";
 
 /** Options of {@link builtinTools}. */
 export interface BuiltinToolsOptions {
@@ -32,11 +33,13 @@ export interface BuiltinToolsOptions {
   list?: ListToolOptions;
   /** Options of `webfetch` (size cap, timeouts, fetch). */
   webfetch?: Omit<WebFetchToolOptions, "truncation">;
+  /** Options of `sourcegraph` (instance URL, token). */
+  sourcegraph?: Omit<SourcegraphToolOptions, "truncation">;
 }
 
 /**
  * All of Lathe's built-in coding tools, configured: `read`, `write`, `edit`, `multiedit`,
- * `apply_patch`, `bash`, `glob`, `grep`, `list`, `todowrite`, `todoread`, `webfetch`.
+ * `apply_patch`, `bash`, `glob`, `grep`, `list`, `todowrite`, `todoread`, `webfetch`, `sourcegraph`.
  *
  * @example
  * ```ts
@@ -58,5 +61,6 @@ export function builtinTools(options: BuiltinToolsOptions = {}): Tool[] {
     createTodoWriteTool(),
     createTodoReadTool(),
     createWebFetchTool({ ...options.webfetch, truncation: options.truncation }),
+    createSourcegraphTool({ ...options.sourcegraph, truncation: options.truncation }),
   ] as Tool[];
 }

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { generateDiff } from "@lathe/patch";
+import type { AfterWriteMetadata } from "./after-write.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { FileModifiedError, NotUtf8Error } from "./errors.js";
 import { readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
@@ -54,7 +55,7 @@ export async function editFile(
 }
 
 /** The metadata every file-writing tool returns (`write`, `edit`, `multiedit`). */
-export interface FileWriteMetadata extends Record<string, unknown> {
+export interface FileWriteMetadata extends AfterWriteMetadata {
   /** Absolute path of the file written. */
   filepath: string;
   /** Unified diff of the change ("" when nothing changed). */

@@ -1,8 +1,9 @@
 /**
  * `defineTool()`, the tool context, and Lathe's built-in coding tools: `read`, `write`, `edit`,
- * `multiedit`, `apply_patch`, `bash`, `glob`, `grep`, `list`, `todowrite`, `todoread`, `webfetch`
- * (all at once, configured: {@link builtinTools}), with the helpers they share: workspace paths,
- * output truncation, the read-before-write guard and atomic writes.
+ * `multiedit`, `apply_patch`, `bash`, `glob`, `grep`, `list`, `todowrite`, `todoread`, `webfetch`,
+ * `sourcegraph` (all at once, configured: {@link builtinTools}), the `diagnostics` tool offered
+ * with language servers, and the helpers they share: workspace paths, output truncation, the
+ * read-before-write guard, atomic writes, and {@link afterWrite} (formatting and diagnostics after a write).
  *
  * @module @lathe/tools
  */
@@ -33,6 +34,13 @@ export { grepTool, createGrepTool, type GrepToolOptions, type GrepMetadata } fro
 export { listTool, createListTool, DEFAULT_LIST_IGNORE, type ListToolOptions, type ListMetadata } from "./list/list.js";
 export { todoWriteTool, todoReadTool, createTodoWriteTool, createTodoReadTool, type TodoMetadata } from "./todo/todo.js";
 export { webfetchTool, createWebFetchTool, type WebFetchToolOptions, type WebFetchMetadata } from "./webfetch/webfetch.js";
+export { sourcegraphTool, createSourcegraphTool, SourcegraphError, type SourcegraphToolOptions, type SourcegraphMetadata } from "./sourcegraph/sourcegraph.js";
+export { diagnosticsTool, createDiagnosticsTool, type DiagnosticsMetadata } from "./diagnostics/diagnostics.js";
+
+// Language servers and formatters after writes (implemented by @lathe/lsp).
+export { DiagnosticSchema, type Diagnostic, type Diagnostics, type DiagnosticsReport, type FormattedContent } from "./diagnostics.js";
+export { afterWrite, type WrittenFile, type AfterWriteMetadata } from "./after-write.js";
+export { diagnosticLine, errorBlock } from "./diagnostics-text.js";
 
 // Errors the tools throw (the loop turns them into error results the model reads).
 export {

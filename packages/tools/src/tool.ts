@@ -1,5 +1,6 @@
 import type { Todo, ToolAttachment } from "@lathe/message";
 import type { z } from "zod";
+import type { Diagnostics } from "./diagnostics.js";
 
 /** What a tool asks the permission engine before doing something. */
 export interface ToolPermissionRequest {
@@ -7,6 +8,11 @@ export interface ToolPermissionRequest {
   permission: string;
   /** What the call touches: relative paths for edits, the commands for bash, the URL for webfetch. */
   patterns: string[];
+  /**
+   * Per pattern, other spellings of it (a shell command as written, with its path…) that deny and ask
+   * rules are checked against too; allow rules only see the pattern. Passed to the permission engine.
+   */
+  variants?: string[][];
   /** Broader patterns a user may approve once and for all (`src/*`, `git commit *`); default `patterns`. */
   always?: string[];
   /** Facts for the host's approval prompt, e.g. the diff of an edit. */
@@ -69,6 +75,11 @@ export interface ToolContext {
    * keep the list in {@link ToolContext.state} for the life of the agent instance.
    */
   todos?: TodoStore;
+  /**
+   * Language servers and formatters (e.g. `@lathe/lsp`'s `createLsp()`), when the agent has them: the
+   * file-changing tools format what they write and report the errors they introduced.
+   */
+  diagnostics?: Diagnostics;
 }
 
 /** Reads and replaces a session's stored todo list. Supplied by the loop through {@link ToolContext.todos}. */

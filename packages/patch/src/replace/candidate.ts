@@ -1,5 +1,8 @@
 // What the matchers produce and share.
+import { collapseWhitespace } from "../text/normalize.js";
 import type { TextView } from "./view.js";
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** A span of the file a matcher proposes to replace. */
 export interface Candidate {
@@ -29,11 +32,18 @@ export interface Search {
 export class MatchContext {
   readonly view: TextView;
   readonly search: Search;
-  private readonly forms = new Map<(line: string) => string, string[]>();
+  private readonly forms: Map<(line: string) => string, string[]>;
 
-  constructor(view: TextView, search: Search) {
+  /** `forms` may be shared by contexts of one view (several readings of one search). */
+  constructor(view: TextView, search: Search, forms = new Map<(line: string) => string, string[]>()) {
     this.view = view;
     this.search = search;
+    this.forms = forms;
+  }
+
+  /** The normalised line forms computed so far, to share with another context of the same view. */
+  get sharedForms(): Map<(line: string) => string, string[]> {
+    return this.forms;
   }
 
   /** The file's lines under a normaliser (cached by function identity). */
@@ -42,6 +52,20 @@ export class MatchContext {
     if (!form) {
       form = this.view.lines.map(normalize);
       this.forms.set(normalize, form);
+    }
+    return form;
+  }
+
+  /**
+   * The file's lines whitespace-collapsed and, where they hold non-ASCII text, with `fold` applied
+   * first: built on the collapsed lines, so the (usually ASCII) lines of code cost nothing more.
+   */
+  linesFolded(fold: (line: string) => string): readonly string[] {
+    let form = this.forms.get(fold);
+    if (!form) {
+      const lines = this.view.lines;
+      form = this.linesAs(collapseWhitespace).map((collapsed, i) => (NON_ASCII.test(lines[i]!) ? collapseWhitespace(fold(lines[i]!)) : collapsed));
+      this.forms.set(fold, form);
     }
     return form;
   }

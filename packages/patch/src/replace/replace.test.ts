@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ReplaceError, replace } from "../index.js";
+import { refusal } from "./expect-refusal.js";
 import { MatchContext, type Search } from "./candidate.js";
 import { MATCHERS } from "./matchers/index.js";
 import { makeView } from "./view.js";
 
-function refusal(fn: () => unknown): ReplaceError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ReplaceError);
-    return error as ReplaceError;
-  }
-  throw new Error("expected a ReplaceError");
-}
 
 describe("replace", () => {
   it("says which matcher fired and where", () => {

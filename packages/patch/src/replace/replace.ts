@@ -1,15 +1,21 @@
 // replace(): the fuzzy find/replace behind the `edit` tool. Matchers are tried from strict to loose;
-// the first that finds exactly one place wins. Where OpenCode would guess, this refuses: a search
-// that fits several places is an error listing them, and a loose matcher cannot pick one of the
-// places a stricter matcher found ambiguous unless its match covers exactly one of them.
+// the first that finds anything decides: one place is replaced, several are refused with their lines
+// (a looser matcher never gets to single one of them out). The search is read as written, then
+// without copied line-number prefixes, then unescaped (search-variants.ts). The replacement is
+// written in the file's terms: kept lines as the file has them, new lines in its indentation and
+// characters (transcribe.ts).
 import { ReplaceError } from "../errors.js";
 import { BOM, dominantEol, stripBom } from "../text/lines.js";
-import { findNearMiss } from "../text/near-miss.js";
-import { indentOf, unescapeText } from "../text/normalize.js";
-import { type Candidate, MatchContext, type MatcherName, type Search } from "./candidate.js";
+import { onCharacterBoundaries } from "./boundaries.js";
+import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search, alignedPairs } from "./candidate.js";
+import { similarity } from "../text/similarity.js";
+import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
-import { applyIndentFix, inferIndentFix } from "./reindent.js";
-import { lineAt, makeView } from "./view.js";
+import { indentationFlexibleMatcher, lineTrimmedMatcher } from "./matchers/line-windows.js";
+import { notFound } from "./not-found.js";
+import { searchVariants } from "./search-variants.js";
+import { transcribe } from "./transcribe.js";
+import { lineAt, makeView, type TextView } from "./view.js";
 
 /** Options of {@link replace}. */
 export interface ReplaceOptions {
@@ -21,22 +27,27 @@ export interface ReplaceOptions {
 export interface ReplaceResult {
   /** The new content (line endings and BOM as in the original). */
   content: string;
-  /** The matcher that found the text. */
+  /** The matcher that found the text (`escape-normalised` when the search matched only unescaped). */
   matcher: MatcherName;
   /** 1-based line where the (first) replaced text starts. */
   line: number;
   /** 1-based start lines of every replacement (one unless `replaceAll`). */
   lines: number[];
+  /** True when `oldString` matched only without the line-number prefixes copied from a file view. */
+  lineNumbersStripped?: boolean;
 }
 
 /**
  * Replaces `oldString` with `newString` in `content`, forgiving the mistakes models make in the
- * search text (indentation, tabs vs spaces, trailing whitespace, escaped newlines, curly quotes,
- * blank lines, partial first/last lines, CRLF) but never guessing between several places.
- * `newString` is inserted literally (no `$&`/`$$` patterns). A CRLF file stays CRLF and a BOM is kept.
+ * search text (indentation and its width, tabs vs spaces, trailing whitespace, copied line-number
+ * prefixes, escaped newlines, curly quotes, zero-width characters, blank lines, partial first/last
+ * lines, CRLF) but never guessing between several places. The replacement is written in the file's
+ * terms: what the model kept from its search stays as the file has it, new lines take the file's
+ * indentation and characters. `newString` is otherwise inserted literally (no `$&`/`$$` patterns).
+ * A CRLF file stays CRLF and a BOM is kept.
  *
  * Throws {@link ReplaceError}: `not_found` (with the closest region when one is close), `multiple`
- * (with every match's line), `no_change` or `empty_search`.
+ * (with every match's line), `indentation_mismatch`, `line_number_prefix`, `no_change` or `empty_search`.
  *
  * @example
  * ```ts
@@ -57,67 +68,115 @@ export function replace(content: string, oldString: string, newString: string, o
   const text = stripBom(content);
   const eol = dominantEol(text);
   const adapt = (s: string): string => (eol === "\r\n" ? s.replace(/\n/g, "\r\n") : s);
-  const searchText = stripBom(oldString).replace(/\r\n/g, "\n");
-  const replacementText = stripBom(newString).replace(/\r\n/g, "\n");
-  const trailingNewline = searchText.endsWith("\n");
-  const lines = (trailingNewline ? searchText.slice(0, -1) : searchText).split("\n");
-  const search: Search = { text: searchText, lines, trailingNewline, adapt };
-  const ctx = new MatchContext(makeView(text), search);
-
-  let ambiguous: Candidate[] | undefined;
-  for (const matcher of MATCHERS) {
-    const found = distinct(matcher.find(ctx));
-    if (found.length === 0) continue;
-    let chosen: Candidate[];
-    if (options.replaceAll) chosen = nonOverlapping(found);
-    else if (found.length === 1 && (!ambiguous || ambiguous.filter((c) => overlaps(c, found[0]!)).length === 1)) chosen = found;
-    else {
-      ambiguous ??= found;
-      continue;
-    }
-    let replacement = replacementText;
-    if (matcher.name === "escape-normalised" && !searchText.includes("\n") && !replacementText.includes("\n")) {
-      // The whole search was escaped one level too many; the replacement was written the same way.
-      replacement = unescapeText(replacementText);
-    }
-    let out = text;
-    for (const c of [...chosen].reverse()) {
-      out = out.slice(0, c.start) + adapt(fixIndent(c, replacement, ctx)) + out.slice(c.end);
-    }
-    if (out === text) {
+  const view = makeView(text);
+  const variants = searchVariants(stripBom(oldString).replace(/\r\n/g, "\n"), stripBom(newString).replace(/\r\n/g, "\n"));
+  let last: MatchContext | undefined;
+  for (const variant of variants) {
+    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms);
+    last = context;
+    const matchers = variant.matchers === "exact" ? MATCHERS.slice(0, 1) : variant.matchers === "fuzzy" ? MATCHERS.slice(1) : MATCHERS;
+    const found = runChain(context, matchers, options.replaceAll ?? false);
+    if (!found) continue;
+    if (found.chosen.length > 1 && !options.replaceAll) {
+      const at = found.chosen.map((c) => lineAt(view, c.start) + 1);
       throw new ReplaceError(
-        `The file already contains the replacement text at line ${lineAt(ctx.view, chosen[0]!.start) + 1} (matched by ${matcher.name}); nothing to change.`,
-        { code: "no_change" },
+        `Found ${at.length} matches for oldString (at lines ${at.join(", ")}). Include more surrounding lines in oldString to identify the one to change, or set replaceAll to change every one.`,
+        { code: "multiple", matches: at },
       );
     }
-    const starts = chosen.map((c) => lineAt(ctx.view, c.start) + 1);
-    return { content: (bom ? BOM : "") + out, matcher: matcher.name, line: starts[0]!, lines: starts };
+    const starts = found.chosen.map((c) => lineAt(view, c.start) + 1);
+    // In a file whose own lines look prefixed (a TSV of numbers), the numbers must be where they point.
+    if (variant.prefix && starts[0] !== variant.prefix.firstNumber && fileUsesPrefix(view.lines, variant.prefix.style)) continue;
+    if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
+    const pieces: string[] = [];
+    let at = 0;
+    for (const c of found.chosen.map((c) => asWholeLines(context, c))) {
+      pieces.push(text.slice(at, c.start), adapt(transcribe(context, c, variant.replacement)));
+      at = c.end;
+    }
+    pieces.push(text.slice(at));
+    const out = pieces.join("");
+    const matcher = variant.kind === "unescaped" ? "escape-normalised" : found.matcher;
+    if (out === text) {
+      throw new ReplaceError(`The file already contains the replacement text at line ${starts[0]} (matched by ${matcher}); nothing to change.`, {
+        code: "no_change",
+      });
+    }
+    return {
+      content: (bom ? BOM : "") + out,
+      matcher,
+      line: starts[0]!,
+      lines: starts,
+      ...(variant.kind === "line-numbers" ? { lineNumbersStripped: true } : {}),
+    };
   }
-  if (ambiguous) {
-    const at = ambiguous.map((c) => lineAt(ctx.view, c.start) + 1);
-    throw new ReplaceError(
-      `Found ${ambiguous.length} matches for oldString (at lines ${at.join(", ")}). Include more surrounding lines in oldString to identify the one to change, or set replaceAll to change every one.`,
-      { code: "multiple", matches: at },
-    );
-  }
-  const nearMiss = findNearMiss(ctx.view.lines, lines);
-  const hint = nearMiss
-    ? ` The closest text is at lines ${nearMiss.startLine}-${nearMiss.endLine} (similarity ${nearMiss.similarity}):\n${nearMiss.text}\nCopy oldString exactly from the file (re-read it if it may have changed).`
-    : " Re-read the file and copy oldString exactly, including whitespace and indentation.";
-  throw new ReplaceError(`Could not find oldString in the file.${hint}`, { code: "not_found", ...(nearMiss ? { nearMiss } : {}) });
+  throw notFound(last!, variants);
 }
 
 /**
- * The replacement with the candidate's indentation correction applied (whole-line matches only), when
- * the replacement was written with the same indentation as the search; a replacement that already
- * uses the file's indentation is left as it is.
+ * A substring match that starts inside a line's indentation and ends at a line's end is a match of
+ * whole lines written with less indentation (`    b()` found in `      b()`): it is widened to the
+ * whole lines, so the replacement is re-indented by levels like any whole-line match.
  */
-function fixIndent(c: Candidate, replacement: string, ctx: MatchContext): string {
-  if (!c.pairs) return replacement;
-  const firstIndent = (lines: readonly string[]): string => indentOf(lines.find((l) => l.trim() !== "") ?? "");
-  if (firstIndent(replacement.split("\n")) !== firstIndent(ctx.search.lines)) return replacement;
-  const fix = inferIndentFix(c.pairs.map(([k, i]) => [ctx.search.lines[k] ?? "", ctx.view.lines[i] ?? ""] as const));
-  return fix ? applyIndentFix(replacement, fix) : replacement;
+function asWholeLines(ctx: MatchContext, c: Candidate): Candidate {
+  const { view, search } = ctx;
+  if (c.pairs || !/^[ \t]/.test(search.text)) return c;
+  const first = lineAt(view, c.start);
+  const before = view.text.slice(view.starts[first]!, c.start);
+  if (before === "" || before.trim() !== "") return c;
+  const last = first + search.lines.length - 1;
+  const end = search.trailingNewline ? (view.starts[last + 1] ?? view.text.length) : view.ends[last];
+  if (end !== c.end) return c;
+  return ctx.lineSpan(first, last, alignedPairs(first, search.lines.length));
+}
+
+function toSearch(text: string, adapt: (s: string) => string): Search {
+  const trailingNewline = text.endsWith("\n");
+  const lines = (trailingNewline ? text.slice(0, -1) : text).split("\n");
+  return { text, lines, trailingNewline, adapt };
+}
+
+/**
+ * The first matcher that finds anything, with what it found (every match with `replaceAll`, else all
+ * it found). Only a stricter test may narrow it down: blocks equal once trimmed of which one keeps
+ * the search's relative indentation (indentation-flexible) — never a looser matcher.
+ */
+function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: boolean): { matcher: MatcherName; chosen: Candidate[] } | undefined {
+  const find = (m: Matcher): Candidate[] => onCharacterBoundaries(ctx.view.text, distinct(m.find(ctx)));
+  for (const matcher of matchers) {
+    const found = find(matcher);
+    if (found.length === 0) continue;
+    if (replaceAll) return { matcher: matcher.name, chosen: nonOverlapping(found) };
+    if (found.length > 1 && matcher === lineTrimmedMatcher) {
+      const kept = find(indentationFlexibleMatcher);
+      if (kept.length === 1) return { matcher: indentationFlexibleMatcher.name, chosen: kept };
+    }
+    return { matcher: matcher.name, chosen: found };
+  }
+  return undefined;
+}
+
+/**
+ * A replacement that carries line-number prefixes (every line, numbered from near the matched line)
+ * when the search has none would write them into the file: refused, unless the file itself has such lines.
+ */
+function refusePrefixedReplacement(search: string, replacement: string, view: TextView, line: number): void {
+  const rLines = replacement.replace(/\n$/, "").split("\n");
+  const style = detectPrefix(rLines);
+  if (!style || detectPrefix(search.replace(/\n$/, "").split("\n")) || fileUsesPrefix(view.lines, style)) return;
+  const firstLine = rLines.find((l) => l.trim() !== "") ?? "";
+  // One line in a plain style (`5: `, `5|`) may be real content. It is a copied prefix when it is in
+  // the read tool's padded form or the arrow's, numbers the matched line, or is all that keeps the
+  // line from resembling oldString (`12: x = 2` for `x = 1`).
+  const unmistakable = /^ *\d+(\t|→)/.test(firstLine) && (style.separator === "→" || /^ *\d+\t/.exec(firstLine)![0].length >= 7);
+  const atLine = Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) <= 2;
+  const bare = stripPrefix([firstLine], style)[0]!.trim();
+  const resembles = similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
+  if (rLines.length < 2 && !unmistakable && !atLine && !resembles) return;
+  throw new ReplaceError(
+    `newString starts its lines with line numbers (${describePrefix(style)}), as a file view shows them, but oldString does not; they would be written into the file. Nothing was changed. Give newString without the line-number prefixes.`,
+    { code: "line_number_prefix" },
+  );
 }
 
 function distinct(found: Candidate[]): Candidate[] {
@@ -136,8 +195,4 @@ function nonOverlapping(found: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   for (const c of found) if (out.length === 0 || c.start >= out[out.length - 1]!.end) out.push(c);
   return out;
-}
-
-function overlaps(a: Candidate, b: Candidate): boolean {
-  return a.start < b.end && b.start < a.end;
 }

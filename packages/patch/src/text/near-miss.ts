@@ -3,6 +3,7 @@
 // every file line equal (after whitespace and punctuation folding) to a search line votes for the
 // region that would align them; only the few best-voted regions are scored character by character.
 import type { NearMiss } from "../errors.js";
+import { showInvisible, stripInvisible } from "./invisible.js";
 import { collapseWhitespace, foldPunctuation } from "./normalize.js";
 import { similarity } from "./similarity.js";
 
@@ -15,10 +16,18 @@ const VOTES_PER_LINE = 8;
 /** Longest excerpt quoted back. */
 const EXCERPT_LINES = 30;
 
-/** The region of `fileLines` most similar to `searchLines`, when one reaches {@link NEAR_MISS_MIN_SIMILARITY}. */
-export function findNearMiss(fileLines: readonly string[], searchLines: readonly string[]): NearMiss | undefined {
+/** A line in the form near misses compare: zero-width characters dropped, punctuation folded, whitespace collapsed. */
+export function nearMissForm(line: string): string {
+  return collapseWhitespace(foldPunctuation(stripInvisible(line)));
+}
+
+/**
+ * The region of `fileLines` most similar to `searchLines`, when one reaches {@link NEAR_MISS_MIN_SIMILARITY}.
+ * `fileForms`: the file's lines already in {@link nearMissForm}, when the caller has them.
+ */
+export function findNearMiss(fileLines: readonly string[], searchLines: readonly string[], fileForms?: readonly string[]): NearMiss | undefined {
   if (fileLines.length === 0 || searchLines.length === 0) return undefined;
-  const norm = (s: string): string => collapseWhitespace(foldPunctuation(s));
+  const norm = nearMissForm;
   const search = searchLines.map(norm);
   const positions = new Map<string, number[]>();
   search.forEach((line, j) => {
@@ -27,7 +36,7 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
     if (list.length < VOTES_PER_LINE) list.push(j);
     positions.set(line, list);
   });
-  const fileNorm = fileLines.map(norm);
+  const fileNorm = fileForms ?? fileLines.map(norm);
   const votes = new Map<number, number>();
   for (let i = 0; i < fileLines.length; i++) {
     const list = positions.get(fileNorm[i]!);
@@ -50,7 +59,8 @@ export function findNearMiss(fileLines: readonly string[], searchLines: readonly
         endLine: end,
         // Rounded down, so a region that differs at all never shows as 1.
         similarity: Math.floor(score * 100) / 100,
-        text: region.slice(0, EXCERPT_LINES).join("\n"),
+        // Zero-width characters spelt out: the model cannot see them, so it could not copy its way out.
+        text: showInvisible(region.slice(0, EXCERPT_LINES).join("\n")),
       };
     }
   }

@@ -1,6 +1,8 @@
 // Normalisations used by the fuzzy passes. Each maps text a model may have garbled to a canonical
 // form; comparisons happen between canonical forms, replacements always use the file's own text.
 
+import { stripInvisible } from "./invisible.js";
+
 // Typographic characters models and editors swap for ASCII ones (and back).
 const PUNCTUATION: Record<string, string> = {
   "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
@@ -20,9 +22,12 @@ export function foldPunctuation(text: string): string {
 // Folding and NFC change only non-ASCII characters, so ASCII text (most code) skips both.
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Canonical Unicode form: punctuation folded, then NFC (so composed and decomposed accents compare equal). */
+/**
+ * Canonical Unicode form: zero-width characters removed, punctuation folded, then NFC (so composed
+ * and decomposed accents compare equal).
+ */
 export function canonicalUnicode(text: string): string {
-  return NON_ASCII.test(text) ? foldPunctuation(text).normalize("NFC") : text;
+  return NON_ASCII.test(text) ? foldPunctuation(stripInvisible(text)).normalize("NFC") : text;
 }
 
 /** Trims and collapses every run of whitespace to one space. */
@@ -37,8 +42,11 @@ export function unescapeText(text: string): string {
   return text.replace(/\\(n|t|r|'|"|`|\\|\$|\n)/g, (_, c: string) => ESCAPES[c] ?? c);
 }
 
-/** Width of a line's leading whitespace in characters. */
+/**
+ * A line's leading whitespace: tabs, spaces and the odd spaces an indentation copied from the web
+ * may hold (NBSP); zero-width characters and U+FEFF are not indentation.
+ */
 export function indentOf(line: string): string {
-  const m = /^[ \t]*/.exec(line);
+  const m = /^[^\S\uFEFF]*/.exec(line);
   return m ? m[0] : "";
 }

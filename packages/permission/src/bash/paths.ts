@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 
 /** Device files that redirections commonly use and that are not really "outside" anything. */
 const HARMLESS = new Set(["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom"]);
@@ -9,18 +9,18 @@ export function isInside(workspace: string, path: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }
 
+/** Device files (`/dev/null`, `/dev/fd/1`…) that touch no file of anyone's. */
+export function isHarmlessDevice(path: string): boolean {
+  return HARMLESS.has(path) || path.startsWith("/dev/fd/");
+}
+
 /**
- * The directory an argument touches, when it lies outside the workspace: the path itself for
- * directory arguments (`cd`, `mkdir`, a trailing `/`, `~`, `.`, `..`), otherwise its parent.
- * `value` has `~` expanded already; `cwd` is the directory it is relative to.
+ * The folder an absolute path reaches when it lies outside the workspace: the path itself for
+ * folders, otherwise its parent. Undefined inside the workspace and for harmless devices.
  */
-export function outsideDirectory(workspace: string, cwd: string, value: string, isDirectory: boolean): string | undefined {
-  const path = resolve(cwd, value);
-  if (HARMLESS.has(path) || path.startsWith("/dev/fd/")) return undefined;
-  if (isInside(workspace, path)) return undefined;
-  const base = value.split("/").at(-1) ?? "";
-  const directory = isDirectory || value.endsWith("/") || base === "." || base === ".." || base === "";
-  return directory ? path : dirname(path);
+export function outsideDirectory(workspace: string, path: string, isDirectory: boolean): string | undefined {
+  if (isHarmlessDevice(path) || isInside(workspace, path)) return undefined;
+  return isDirectory ? path : dirname(path);
 }
 
 /** The ask pattern for an outside directory: everything under it. */
@@ -33,4 +33,10 @@ export function expandTilde(value: string, home: string): string {
   if (value === "~") return home;
   if (value.startsWith("~/")) return home + value.slice(1);
   return value;
+}
+
+/** Whether an operand names a folder by its spelling: a trailing `/`, `.`, `..`, `~`. */
+export function spelledAsDirectory(value: string): boolean {
+  const base = value.split("/").at(-1) ?? "";
+  return value === "~" || value.endsWith("/") || base === "." || base === ".." || base === "";
 }

@@ -1,5 +1,13 @@
 import type { Node } from "web-tree-sitter";
 
+/** A word of a simple command: its syntax node, its text as written, its value when static. */
+export interface Word {
+  node: Node;
+  raw: string;
+  /** The value bash gives it, or undefined when that depends on run time; see {@link staticValue}. */
+  value: string | undefined;
+}
+
 /**
  * The value bash gives a word when it holds no expansion: quotes removed, escapes resolved, `$HOME`
  * and `${HOME}` replaced by `home`. Undefined when the value depends on run time (other variables,
@@ -46,22 +54,36 @@ function isHome(node: Node): boolean {
   return (node.type === "simple_expansion" && node.text === "$HOME") || (node.type === "expansion" && node.text === "${HOME}");
 }
 
-const OPERATOR = /[;&|`<>\n]|\$\(/;
-
 /**
- * Whether quoting hides shell operators in this word (`"a; b"`, `'x | y'`, `$'…'`): harmless to
- * bash itself, but a command that hands its argument to a shell (ssh, watch, su -c…) would run them.
+ * Whether unquoted text holds a glob (`*`, `?`, `[…]`) or a brace expansion (`{a,b}`, `{1..3}`) that
+ * bash would replace with other words. One pass, no regular expression (words can be huge).
  */
-export function hidesOperators(node: Node): boolean {
+function hasExpansion(text: string): boolean {
+  let bracket = false;
+  let brace = false;
+  let braceList = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") i++;
+    else if (c === "*" || c === "?") return true;
+    else if (c === "[") bracket = true;
+    else if (c === "]" && bracket) return true;
+    else if (c === "{") brace = true;
+    else if (brace && (c === "," || (c === "." && text[i + 1] === "."))) braceList = true;
+    else if (c === "}" && braceList) return true;
+  }
+  return false;
+}
+
+/** Whether bash may turn this word into other words (globs `*?[`, braces `{a,b}`) before running. */
+export function expands(node: Node): boolean {
   switch (node.type) {
-    case "raw_string":
-      return OPERATOR.test(node.text);
-    case "ansi_c_string":
-      return true;
-    case "string":
-      return node.namedChildren.some((c) => c.type === "string_content" && OPERATOR.test(c.text));
+    case "word":
+      return hasExpansion(node.text);
     case "concatenation":
-      return node.namedChildren.some(hidesOperators);
+      return node.namedChildren.some(expands);
+    case "command_name":
+      return node.namedChildren.some(expands);
     default:
       return false;
   }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { commitPlan, parsePatch, planPatch, type FileChange, type ParsedPatch } from "@lathe/patch";
 import { z } from "zod";
+import { afterWrite, type AfterWriteMetadata } from "../after-write.js";
 import { ToolInputError } from "../errors.js";
 import { recordCurrent, withFileLocks } from "../read-guard.js";
 import { defineTool, type Tool } from "../tool.js";
@@ -25,7 +26,7 @@ export interface PatchedFile {
 }
 
 /** Metadata of an `apply_patch` result. */
-export interface ApplyPatchMetadata extends Record<string, unknown> {
+export interface ApplyPatchMetadata extends AfterWriteMetadata {
   files: PatchedFile[];
   /** All the files' diffs, one after another. */
   diff: string;
@@ -63,11 +64,15 @@ export function createApplyPatchTool(): Tool<typeof ApplyPatchParameters, ApplyP
       const additions = files.reduce((n, f) => n + f.additions, 0);
       const removals = files.reduce((n, f) => n + f.removals, 0);
       const lines = files.map((f) => `${f.status} ${f.path}${f.from ? ` (moved from ${f.from})` : ""}`);
-      return {
+      const written = planned.flatMap((c) => [
+        ...(c.movePath ? [{ absolute: absolute(c.path), before: c.oldContent, after: null }] : []),
+        { absolute: absolute(c.movePath ?? c.path), before: c.oldContent, after: c.newContent },
+      ]);
+      return afterWrite(ctx, written, {
         title: `${files.length} file${files.length === 1 ? "" : "s"}`,
         output: `Success. Updated the following files:\n${lines.join("\n")}`,
         metadata: { files, diff, additions, removals },
-      };
+      }, { root });
     },
   });
 }

@@ -92,10 +92,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
       if (!info) throw new FileNotFoundError(workdir.absolute);
       if (!info.isDirectory()) throw new InvalidPathError(args.workdir ?? ".", "workdir is not a folder");
 
-      const analysis = await analyzeCommand(args.command, { cwd: workdir.absolute, workspace });
-      for (const spec of bashAsks(analysis)) {
-        await ctx.ask({ ...spec, metadata: { command: args.command, description: args.description } });
-      }
+      await askForCommand(ctx, args.command, args.description, workdir.absolute, workspace);
 
       const binary = sandboxBinary();
       const command: SandboxedCommand = binary
@@ -111,6 +108,20 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
       });
     },
   });
+}
+
+/**
+ * Asks what the command needs: its commands, the folders outside the workspace it reaches and the
+ * files it writes, judged where the paths really lead (symlinks resolved), so `cat link-out` where
+ * the link leads outside asks `external_directory` and `> link/x` into a linked `secrets/` asks
+ * `edit secrets/x`.
+ */
+async function askForCommand(ctx: ToolContext, command: string, description: string | undefined, cwd: string, workspace: string) {
+  const analysis = await analyzeCommand(command, { cwd, workspace });
+  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.path) })));
+  for (const spec of bashAsks({ ...analysis, paths })) {
+    await ctx.ask({ ...spec, metadata: { command, description } });
+  }
 }
 
 async function run(

@@ -12,6 +12,8 @@ export interface EditSpec {
 export interface AppliedEdit {
   matcher: string;
   lines: number[];
+  /** oldString matched only without the line-number prefixes copied from `read` (dropped from both strings). */
+  lineNumbersStripped?: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export function applyEdits(tool: string, absolute: string, before: string | unde
     try {
       const replaced = replace(content, edit.oldString, edit.newString, { replaceAll: edit.replaceAll ?? false });
       content = replaced.content;
-      applied.push({ matcher: replaced.matcher, lines: replaced.lines });
+      applied.push({ matcher: replaced.matcher, lines: replaced.lines, ...(replaced.lineNumbersStripped ? { lineNumbersStripped: true } : {}) });
     } catch (error) {
       // The error keeps its class and data; only the message gains which edit failed.
       if (which && error instanceof Error) error.message = which + error.message;

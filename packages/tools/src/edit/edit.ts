@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterWrite } from "../after-write.js";
 import { acceptArgumentAliases } from "../argument-aliases.js";
 import { FileNotFoundError, ToolInputError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
@@ -46,8 +47,8 @@ export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
       const { matcher, lines } = edit;
       const output = matcher === "created"
         ? `Created ${target.relative} (${result.additions} lines).`
-        : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).`;
-      return { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } };
+        : `Edited ${target.relative}: replaced ${lines.length === 1 ? "1 occurrence" : `${lines.length} occurrences`} at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")} (matcher: ${matcher}; +${result.additions} -${result.removals} lines).${edit.lineNumbersStripped ? " The line-number prefixes copied from read were left out; give oldString without them." : ""}`;
+      return afterWrite(ctx, [{ absolute: target.absolute, ...result }], { title: target.relative, output, metadata: { ...fileWriteMetadata(target, result), matcher, lines } });
     },
   });
 }

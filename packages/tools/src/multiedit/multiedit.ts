@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterWrite } from "../after-write.js";
 import { acceptArgumentAliases } from "../argument-aliases.js";
 import { applyEdits, type AppliedEdit } from "../edit/apply-edits.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
@@ -41,11 +42,11 @@ export function createMultiEditTool(): Tool<typeof MultiEditParameters, MultiEdi
         return content;
       });
       const summary = edits.map((a, i) => `${i + 1}. ${a.matcher === "created" ? "created the file" : `line${a.lines.length === 1 ? "" : "s"} ${a.lines.join(", ")} (matcher: ${a.matcher})`}`);
-      return {
+      return afterWrite(ctx, [{ absolute: target.absolute, ...result }], {
         title: target.relative,
         output: `Applied ${edits.length} edit${edits.length === 1 ? "" : "s"} to ${target.relative} (+${result.additions} -${result.removals} lines):\n${summary.join("\n")}`,
         metadata: { ...fileWriteMetadata(target, result), edits },
-      };
+      });
     },
   });
 }

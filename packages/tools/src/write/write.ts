@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { afterWrite } from "../after-write.js";
 import { acceptArgumentAliases } from "../argument-aliases.js";
 import { InvalidPathError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
@@ -22,11 +23,11 @@ export function createWriteTool(): Tool<typeof WriteParameters, FileWriteMetadat
       if (args.path.endsWith("/")) throw new InvalidPathError(args.path, "it names a folder, not a file");
       const result = await editFile(ctx, target, () => args.content);
       const verb = result.before === undefined ? "Created" : result.before === args.content ? "No changes to" : "Wrote";
-      return {
+      return afterWrite(ctx, [{ absolute: target.absolute, ...result }], {
         title: target.relative,
         output: `${verb} ${target.relative} (${Buffer.byteLength(args.content)} bytes, +${result.additions} -${result.removals} lines).`,
         metadata: fileWriteMetadata(target, result),
-      };
+      }, { others: true });
     },
   });
 }

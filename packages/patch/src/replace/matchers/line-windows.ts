@@ -1,7 +1,7 @@
 // Matchers that compare the search with every window of as many file lines, line by line, after
 // normalising both sides the same way. They only differ in the normalisation.
 import { type Candidate, type MatchContext, type Matcher, alignedPairs } from "../candidate.js";
-import { canonicalUnicode, collapseWhitespace } from "../../text/normalize.js";
+import { collapseWhitespace } from "../../text/normalize.js";
 
 /** Windows of the file whose lines equal the search's lines under `normalize`. */
 export function matchingWindows(
@@ -22,7 +22,6 @@ export function matchingWindows(
 }
 
 const trim = (line: string): string => line.trim();
-const unicode = (line: string): string => canonicalUnicode(collapseWhitespace(line));
 
 /** line-trimmed: every line equal once leading and trailing whitespace is removed (wrong indentation, tabs vs spaces, trailing spaces). */
 export const lineTrimmedMatcher: Matcher = { name: "line-trimmed", find: (ctx) => matchingWindows(ctx, trim) };
@@ -52,13 +51,6 @@ function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
   });
   return found;
 }
-
-/** unicode-normalised: curly quotes, dashes, ellipsis, odd spaces and accents folded, whitespace collapsed. */
-export const unicodeNormalisedMatcher: Matcher = {
-  name: "unicode-normalised",
-  // Built on the whitespace-collapsed lines the whitespace matcher already cached.
-  find: (ctx) => matchingWindows(ctx, unicode, ctx.search.lines, ctx.linesAs(collapseWhitespace).map(canonicalUnicode)),
-};
 
 /** indentation-flexible: the block's relative indentation must be the search's; only the common indentation may differ. */
 export const indentationFlexibleMatcher: Matcher = {

@@ -1,0 +1,57 @@
+// The edit-accuracy corpus of @lathe/patch scored by category, as benchmark figures. The corpus is
+// test source, not part of the package's API, so it is bundled from packages/patch/src with esbuild
+// (the build tool tsup already uses) into a temporary module and loaded from there.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import type { BenchFigure } from "./report.ts";
+
+interface CategoryScore {
+  cases: number;
+  right: number;
+  refused: number;
+  wrong: number;
+}
+
+const corpusDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "packages", "patch", "src", "replace", "corpus");
+
+/** One figure per category (cases right), then the corpus total with its wrong-block count. */
+export async function corpusFigures(): Promise<BenchFigure[]> {
+  const out = mkdtempSync(join(tmpdir(), "lathe-bench-corpus-"));
+  try {
+    const bundled = await build({
+      stdin: { contents: 'export { EDIT_CORPUS } from "./edit-corpus.ts"; export { scoreCorpus } from "./score.ts";', resolveDir: corpusDir, loader: "ts" },
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      write: false,
+    });
+    const file = join(out, "corpus.mjs");
+    writeFileSync(file, bundled.outputFiles[0]!.text);
+    const { EDIT_CORPUS, scoreCorpus } = (await import(pathToFileURL(file).href)) as {
+      EDIT_CORPUS: unknown[];
+      scoreCorpus: (cases: unknown[]) => Map<string, CategoryScore>;
+    };
+    const score = scoreCorpus(EDIT_CORPUS);
+    const figures: BenchFigure[] = [...score.entries()].map(([category, s]) => ({
+      name: `edit corpus: ${category} (${s.cases} cases)`,
+      value: (100 * s.right) / s.cases,
+      unit: "% right",
+      target: "100%, 0 wrong",
+      note: `${s.right} right, ${s.refused} refused where they should apply, ${s.wrong} wrong-block replacements`,
+    }));
+    const total = [...score.values()].reduce((t, s) => ({ cases: t.cases + s.cases, right: t.right + s.right, refused: t.refused + s.refused, wrong: t.wrong + s.wrong }));
+    figures.push({
+      name: "edit corpus: wrong-block replacements",
+      value: total.wrong,
+      unit: "cases",
+      target: "0",
+      note: `${total.right} of ${total.cases} cases right, ${total.refused} refused where they should apply`,
+    });
+    return figures;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}

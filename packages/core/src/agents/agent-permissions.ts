@@ -1,0 +1,196 @@
+import {
+  agentRuleset,
+  CorrectedError,
+  fromConfig,
+  PermissionService,
+  RejectedError,
+  type PermissionConfig,
+  type PermissionRequest,
+  type Reply,
+  type Rule,
+  type Ruleset,
+} from "@lathe/permission";
+import type { Session } from "@lathe/message";
+import type { Storage } from "@lathe/storage";
+import type { AgentEvent } from "../events.js";
+import type { ApproveFn } from "./approval.js";
+import type { SessionUpdater } from "../session/session-updater.js";
+
+/** What a tool call asks, as the loop hands it over. */
+export interface GateAskInput {
+  sessionID: string;
+  /** The agent whose rules decide. */
+  agent: string;
+  permission: string;
+  patterns: string[];
+  /** Per pattern, other spellings that deny and ask rules also see (bash). */
+  variants?: string[][];
+  always: string[];
+  metadata: Record<string, unknown>;
+  tool?: { messageID: string; callID: string };
+  opaque?: boolean;
+  signal: AbortSignal;
+}
+
+/** Host rules: the OpenCode-style config object, or a list of rules. */
+export type PermissionRules = PermissionConfig | Rule[];
+
+/** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
+export interface PermissionGate {
+  ask(input: GateAskInput): Promise<void>;
+}
+
+/**
+ * Lathe's permission engine bound to one agent: rules per agent name (defaults → agent → host
+ * global → host per-agent), the ask/reply service, and persistence of what must outlive the
+ * process — `always` approvals and unanswered requests live on the session record.
+ */
+export class AgentPermissions implements PermissionGate {
+  readonly service: PermissionService;
+  private readonly rulesets = new Map<string, Ruleset>();
+  /**
+   * Tool calls (per session) whose request was answered while no call waited for it — a request
+   * restored after a restart and answered before `resume()`. The service keeps the answer for the
+   * call; this remembers which calls `resume()` must run again.
+   */
+  private readonly answeredRestored = new Map<string, Set<string>>();
+  private readonly global: Ruleset;
+
+  constructor(
+    private readonly options: {
+      approve?: ApproveFn | undefined;
+      global?: PermissionRules | undefined;
+      /** The built-in agents' own rules, where they replace the permission engine's defaults. */
+      agentLayer?: ReadonlyMap<string, PermissionRules>;
+      /** The host's rules per agent. */
+      hostLayer?: ReadonlyMap<string, PermissionRules>;
+      storage: Storage;
+      updater: SessionUpdater;
+      emit: (event: AgentEvent) => void;
+      /** The running sessions' writers: flushed before the host is asked, so the waiting call is on disk. */
+      flushSession?: { flush(sessionID: string): Promise<void>; isRunning(sessionID: string): boolean };
+    },
+  ) {
+    this.global = toRules(options.global);
+    const { updater, emit } = options;
+    this.service = new PermissionService({
+      ...(options.approve ? { approve: options.approve } : {}),
+      onAsked: async (request) => {
+        await options.flushSession?.flush(request.sessionID);
+        await updater.update(request.sessionID, (session) => {
+          const state = permissionState(session);
+          state.pending = [...state.pending.filter((r) => r.id !== request.id), request];
+        });
+        emit({ type: "permission.asked", sessionID: request.sessionID, request });
+      },
+      onReplied: async ({ request, reply }) => {
+        if (request.tool && !options.flushSession?.isRunning(request.sessionID)) {
+          const calls = this.answeredRestored.get(request.sessionID) ?? new Set<string>();
+          calls.add(request.tool.callID);
+          this.answeredRestored.set(request.sessionID, calls);
+        }
+        await updater.update(request.sessionID, (session) => {
+          const state = permissionState(session);
+          state.pending = state.pending.filter((r) => r.id !== request.id);
+        });
+        emit({
+          type: "permission.replied",
+          sessionID: request.sessionID,
+          requestID: request.id,
+          reply: typeof reply === "object" ? "reject" : reply,
+          ...(typeof reply === "object" ? { feedback: reply.reject } : {}),
+        });
+      },
+      onApprovedChanged: async (sessionID, rules) => {
+        await updater.update(sessionID, (session) => {
+          permissionState(session).approved = rules.map((r) => ({ ...r }));
+        });
+      },
+    });
+  }
+
+  /** The merged ruleset an agent's calls are decided by. The same array is returned each time (the engine indexes it). */
+  ruleset(agent: string): Ruleset {
+    let rules = this.rulesets.get(agent);
+    if (!rules) {
+      const own = this.options.agentLayer?.get(agent);
+      const host = this.options.hostLayer?.get(agent);
+      rules = agentRuleset(agent, {
+        global: this.global,
+        ...(own ? { agent: toRules(own) } : {}),
+        ...(host ? { perAgent: toRules(host) } : {}),
+      });
+      this.rulesets.set(agent, rules);
+    }
+    return rules;
+  }
+
+  ask(input: GateAskInput): Promise<void> {
+    return this.service.ask({
+      sessionID: input.sessionID,
+      permission: input.permission,
+      patterns: input.patterns,
+      ...(input.variants ? { variants: input.variants } : {}),
+      always: input.always,
+      metadata: input.metadata,
+      ...(input.tool ? { tool: input.tool } : {}),
+      ...(input.opaque ? { opaque: true } : {}),
+      ruleset: this.ruleset(input.agent),
+      signal: input.signal,
+    });
+  }
+
+  /**
+   * The tool calls of a session that wait for approval or were answered while no call waited, and
+   * forgets the answered ones (the resumed turn runs them now).
+   */
+  takeResumableCalls(session: Session): Set<string> {
+    const calls = new Set((session.permission?.pending ?? []).flatMap((r) => (r.tool ? [r.tool.callID] : [])));
+    for (const callID of this.answeredRestored.get(session.id) ?? []) calls.add(callID);
+    this.answeredRestored.delete(session.id);
+    return calls;
+  }
+
+  /** Loads a session's stored permission state into the service (after a restart, or before a run). */
+  restore(session: Session): void {
+    const state = session.permission;
+    this.service.restore(session.id, { approved: state?.approved ?? [], pending: state?.pending ?? [] });
+  }
+
+  /**
+   * Requests waiting for an answer. With a session id, that session's stored requests are loaded
+   * first, so requests made before a restart are listed (and can then be answered).
+   */
+  async pending(sessionID?: string): Promise<PermissionRequest[]> {
+    if (sessionID !== undefined && this.service.pending(sessionID).length === 0) {
+      const session = await this.options.storage.getSession(sessionID);
+      if (session?.permission?.pending.length) this.restore(session);
+    }
+    return this.service.pending(sessionID);
+  }
+
+  /** Answers a request; see {@link PermissionService.reply}. */
+  reply(requestID: string, reply: Reply): Promise<void> {
+    return this.service.reply(requestID, reply);
+  }
+}
+
+function toRules(rules: PermissionRules | undefined): Ruleset {
+  if (rules === undefined) return [];
+  return Array.isArray(rules) ? rules : fromConfig(rules);
+}
+
+function permissionState(session: Session): NonNullable<Session["permission"]> {
+  session.permission ??= { approved: [], pending: [] };
+  return session.permission;
+}
+
+/** True when the error means the user refused and the turn must stop (not feedback, not an abort). */
+export function isStopRejection(error: unknown): boolean {
+  return error instanceof RejectedError && error.reason !== "aborted";
+}
+
+/** The feedback a user gave with a rejection, which the model reads as the tool's result. */
+export function feedbackOf(error: unknown): string | undefined {
+  return error instanceof CorrectedError ? error.message : undefined;
+}

@@ -1,0 +1,67 @@
+import { addTokens, subtractTokens, type Session } from "@lathe/message";
+import { disabled, evaluate } from "@lathe/permission";
+import type { Tool } from "@lathe/tools";
+import { InvalidInputError } from "../errors.js";
+import { createTaskTool, type SubagentRunner } from "../agents/task-tool.js";
+import type { RunResult } from "../loop/run.js";
+import type { AgentRuntime } from "../loop/runtime.js";
+import type { PromptOptions } from "../options.js";
+import type { CreateSessionInput } from "./sessions-api.js";
+
+/** What running a subagent task needs from the agent. */
+export interface TaskHost {
+  readonly runtime: AgentRuntime;
+  /** Child session → parent session, while a task runs. */
+  readonly parents: Map<string, string>;
+  createSession(input: CreateSessionInput): Promise<Session>;
+  prompt(sessionID: string, input: string, options: PromptOptions): PromiseLike<RunResult>;
+}
+
+/** The tools an agent is offered: its switches, minus those its rules deny outright, plus the task tool. */
+export function offeredTools(host: TaskHost, agent: string, tools: ReadonlyMap<string, Tool>): ReadonlyMap<string, Tool> {
+  const rt = host.runtime;
+  const definition = rt.agents.get(agent);
+  const ruleset = rt.permissions.ruleset(agent);
+  const switchedOff = (name: string) => definition.tools?.[name] === false;
+  const hidden = disabled([...tools.keys(), "task"], ruleset);
+  const offered = new Map([...tools].filter(([name]) => !hidden.has(name) && !switchedOff(name)));
+  const subagents = rt.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
+  // With the host's own tool list, the task tool comes only when an agent switches it on (`tools: { task: true }`).
+  const wantsTask = definition.tools?.task === true || (rt.options.tools === undefined && !switchedOff("task"));
+  if (subagents.length > 0 && wantsTask && !hidden.has("task") && !offered.has("task")) {
+    offered.set("task", createTaskTool(subagents, { runTask: (input) => runTask(host, input) }));
+  }
+  return offered;
+}
+
+/** Runs a subagent task in a child session; see {@link SubagentRunner}. */
+async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask"]>[0]): Promise<RunResult & { sessionID: string }> {
+  const storage = host.runtime.storage;
+  let child: Session | undefined;
+  if (input.taskID !== undefined) {
+    child = await storage.getSession(input.taskID);
+    if (!child || child.parentID !== input.parentSessionID) {
+      throw new InvalidInputError(`There is no task ${input.taskID} of this session to continue.`);
+    }
+  } else {
+    child = await host.createSession({ parentID: input.parentSessionID, kind: "task", title: `${input.description} (@${input.agent})` });
+  }
+  const before = child.usage;
+  host.parents.set(child.id, input.parentSessionID);
+  input.onStart?.(child.id);
+  try {
+    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal });
+    // Roll the child's usage (its own and its subagents') up into the parent session.
+    const after = (await storage.getSession(child.id))?.usage ?? before;
+    await host.runtime.updater.update(input.parentSessionID, (parent) => {
+      parent.usage = {
+        tokens: addTokens(parent.usage.tokens, subtractTokens(after.tokens, before.tokens)),
+        cost: parent.usage.cost + (after.cost - before.cost),
+        steps: (parent.usage.steps ?? 0) + ((after.steps ?? 0) - (before.steps ?? 0)),
+      };
+    });
+    return { ...result, sessionID: child.id };
+  } finally {
+    host.parents.delete(child.id);
+  }
+}

@@ -1,0 +1,229 @@
+import { type ModelMessage } from "ai";
+import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session } from "@lathe/message";
+import type { Tool } from "@lathe/tools";
+import { runHooks, type ChatParams } from "../agents/hooks.js";
+import { finishError, toMessageError } from "./message-error.js";
+import type { PromptOptions } from "../options.js";
+import { needsCompaction, nextRequestEstimate } from "../context/overflow.js";
+import { isContextOverflow } from "../context/provider-errors.js";
+import type { RunResult } from "./run.js";
+import type { AgentRuntime } from "./runtime.js";
+import { SessionWriter } from "../session/session-writer.js";
+import { optional, streamStepWithRetries } from "./step-attempts.js";
+import { MAX_STEPS_PROMPT } from "../agents/system-prompt.js";
+import { type ToolCall } from "./tool-runner.js";
+import { TurnRecorder } from "./turn-recorder.js";
+import { recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
+import type { StepStream } from "./stream-processor.js";
+import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
+import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
+
+// The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
+// step the budget, compaction, the model request, and the step's error or its tool calls.
+
+const NO_TOOLS: ReadonlyMap<string, Tool> = new Map();
+
+/** The error of a turn stopped by a rejected tool call. */
+function rejectedError(): AssistantMessage["error"] & object {
+  return { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
+}
+
+/** After a step: go on to the next, send the same step again (after a compaction), or end the turn. */
+type StepOutcome = "next" | "again" | "stop";
+
+/**
+ * The step loop shared by new and resumed turns; `pending` are calls to run before the first step.
+ * Each step: check the budget, compact if the request would overflow, request the model, then either
+ * handle its error or run its tool calls.
+ */
+export async function drive(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  priorMessages: MessageWithParts[],
+  recorder: TurnRecorder,
+  pending: ToolCall[],
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
+  const plan = planTurn(rt, writer, session, options, signal);
+  try {
+    let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
+    for (let step = 1; !stop; step++) {
+      const outcome = await runStep(plan, turn, step);
+      if (outcome === "again") step--;
+      stop = outcome === "stop";
+    }
+  } catch (error) {
+    if (!signal.aborted) fail(rt, turn.recorder, toMessageError(error));
+  } finally {
+    if (rt.budgets.get(session.id) === plan.budget) rt.budgets.delete(session.id);
+  }
+  return finishTurn(rt, writer, turn.recorder, signal);
+}
+
+/** Runs the calls a resumed turn left waiting; true when the user rejected one (the turn stops). */
+async function runPendingCalls(plan: TurnPlan, turn: TurnState, pending: ToolCall[]): Promise<boolean> {
+  const outcome = await runCalls(plan, turn, pending);
+  await plan.writer.flush();
+  if (outcome.rejected) turn.recorder.message.error ??= rejectedError();
+  return outcome.rejected;
+}
+
+/** One step of the turn, phase by phase. */
+async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<StepOutcome> {
+  const { rt, signal, budget } = plan;
+  if (signal.aborted) return "stop";
+  const hit = budget.reached();
+  if (hit) {
+    stopForBudget(rt, turn.recorder, budget, hit);
+    return "stop";
+  }
+  const lastStep = plan.maxSteps !== undefined && step >= plan.maxSteps;
+  const instructions = await stepInstructions(plan);
+  if (!(await compactIfNeeded(plan, turn, instructions))) return "stop";
+  const { streamed, before, stepStart } = await requestStep(plan, turn, instructions, lastStep);
+  if (signal.aborted) return "stop";
+  if (streamed.error !== undefined) return stepFailed(plan, turn, streamed.error, stepStart);
+  turn.justCompacted = false;
+  return afterStep(plan, turn, streamed, before, lastStep);
+}
+
+/** The step's system prompt, after the chat.system hooks. */
+async function stepInstructions(plan: TurnPlan): Promise<string> {
+  const system = { system: [...plan.baseSystem] };
+  await runHooks(plan.rt.hooks, "chat.system", { ...plan.hookContext, model: plan.ref }, system);
+  return system.system.join("\n\n");
+}
+
+/** Compacts before the request when the history would overflow; false when the turn must end. */
+async function compactIfNeeded(plan: TurnPlan, turn: TurnState, instructions: string): Promise<boolean> {
+  const { usable, contextWindow } = plan;
+  if (!plan.autoCompact || usable === undefined || contextWindow === undefined) return true;
+  const view = modelView([...turn.prior, current(turn)]);
+  if (!needsCompaction(view, instructions, usable, contextWindow)) return true;
+  if (!(await relieve(plan, turn, nextRequestEstimate(view, instructions)))) return false;
+  // The summary's request counts toward the budgets too: it may have spent what was left.
+  const spent = plan.budget.reached();
+  if (spent) {
+    stopForBudget(plan.rt, turn.recorder, plan.budget, spent);
+    return false;
+  }
+  return true;
+}
+
+/** Sends the step to the model (with retries) and records what it streamed and used. */
+async function requestStep(
+  plan: TurnPlan,
+  turn: TurnState,
+  instructions: string,
+  lastStep: boolean,
+): Promise<{ streamed: StepStream; before: string | undefined; stepStart: number }> {
+  const { rt, definition, ref, budget, offered } = plan;
+  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
+  if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
+  const params: ChatParams = {
+    ...optional("temperature", definition.temperature ?? rt.options.temperature),
+    ...optional("topP", definition.topP ?? rt.options.topP),
+    ...optional("maxOutputTokens", rt.options.maxOutputTokens),
+    providerOptions: structuredClone(rt.options.providerOptions ?? {}),
+    headers: { ...rt.options.headers },
+  };
+  await runHooks(rt.hooks, "chat.params", { ...plan.hookContext, model: ref }, params);
+  const before = await rt.snapshots.track();
+
+  const recorder = turn.recorder;
+  const stepStart = recorder.parts.length;
+  const streamed = await streamStepWithRetries(
+    rt,
+    recorder,
+    {
+      model: plan.model,
+      instructions,
+      messages,
+      // The last step a limit allows gets no tools at all: the model must answer in text, and any
+      // call it makes anyway is an unknown tool.
+      tools: offered.size > 0 && !lastStep ? plan.toolSet : undefined,
+      offered: lastStep ? NO_TOOLS : offered,
+      params,
+      snapshot: before,
+      signal: plan.signal,
+    },
+    (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
+  );
+  await completeTexts(rt, recorder, recorder.parts.slice(stepStart), plan.hookContext);
+  recordStepUsage(rt, recorder, streamed, ref, budget);
+  return { streamed, before, stepStart };
+}
+
+/** A step that failed: an overflow is compacted and sent again (once); anything else ends the turn. */
+async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepStart: number): Promise<StepOutcome> {
+  const recorder = turn.recorder;
+  if (isContextOverflow(error)) {
+    // The provider counted what our estimate did not: compact and send the step again.
+    recorder.remove(recorder.parts.slice(stepStart).filter((p) => p.type !== "step-finish"));
+    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, plan.usable ?? Number.POSITIVE_INFINITY))) return "again";
+    if (!recorder.message.error) fail(plan.rt, recorder, overflowError(error));
+    return "stop";
+  }
+  fail(plan.rt, recorder, toMessageError(error));
+  return "stop";
+}
+
+/** After a step that streamed: end on a bad finish, the last step or a spent budget; else run its tool calls. */
+async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, before: string | undefined, lastStep: boolean): Promise<StepOutcome> {
+  const { rt, budget } = plan;
+  const recorder = turn.recorder;
+  const stopError = finishError(streamed.finishReason);
+  if (stopError) {
+    cancelCalls(recorder, streamed.calls.map((c) => c.part), "The step ended before this call could run.");
+    fail(rt, recorder, stopError);
+    return "stop";
+  }
+  if (lastStep) return "stop";
+  const spent = budget.reached();
+  if (spent && streamed.calls.length > 0) {
+    // Nothing more runs once a budget is spent; each call still gets a result for the model.
+    cancelCalls(recorder, streamed.calls.map((c) => c.part), "Not run: the turn's budget was reached.");
+    stopForBudget(rt, recorder, budget, spent);
+    return "stop";
+  }
+  const outcome = await runCalls(plan, turn, streamed.calls);
+  await recordPatch(rt, recorder, before);
+  // The step's final states are stored before the next step starts.
+  await plan.writer.flush();
+  if (outcome.rejected) recorder.message.error ??= rejectedError();
+  if (plan.signal.aborted || outcome.rejected) return "stop";
+  if (streamed.calls.length === 0 && streamed.invalidCalls === 0) return "stop";
+  return "next";
+}
+
+/** Runs the `text.complete` hooks over the text parts a step finished. */
+export async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, parts: Part[], context: { sessionID: string; agent: string }): Promise<void> {
+  if (!rt.hooks?.["text.complete"]) return;
+  for (const part of parts) {
+    if (part.type !== "text" || part.synthetic) continue;
+    const output = { text: part.text };
+    await runHooks(rt.hooks, "text.complete", { ...context, messageID: part.messageID, partID: part.id }, output);
+    if (output.text !== part.text) {
+      part.text = output.text;
+      recorder.changed(part);
+    }
+  }
+}
+
+/** Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the step-finish part. */
+export async function recordPatch(rt: AgentRuntime, recorder: TurnRecorder, before: string | undefined): Promise<void> {
+  if (before === undefined) return;
+  const after = await rt.snapshots.track();
+  if (after === undefined) return;
+  const finish = recorder.parts.findLast((p) => p.type === "step-finish");
+  if (finish?.type === "step-finish") {
+    finish.snapshot = after;
+    recorder.changed(finish);
+  }
+  if (after === before) return;
+  const files = await rt.snapshots.changed(before, after);
+  if (files.length > 0) recorder.add({ type: "patch", hash: before, files });
+}

@@ -1,0 +1,300 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createId, INTERRUPTED_TOOL_RESULT, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
+import type { ToolContext } from "@lathe/tools";
+import { BudgetTracker } from "../context/budget.js";
+import { summarise } from "./compaction.js";
+import { runHooks } from "../agents/hooks.js";
+import { expandReferences } from "../agents/references.js";
+import { afterRevert, droppedByRevert } from "../session/file-history.js";
+import { stateAccessor } from "./tool-state.js";
+import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "../errors.js";
+import { toMessageError } from "./message-error.js";
+import type { PromptInput, PromptOptions } from "../options.js";
+import { usableContext } from "../context/overflow.js";
+import { repairInterrupted } from "./repair.js";
+import type { RunResult } from "./run.js";
+import type { AgentRuntime } from "./runtime.js";
+import { SessionWriter } from "../session/session-writer.js";
+import { isDefaultTitle } from "../session/session-title.js";
+import type { ToolCall } from "./tool-runner.js";
+import { TurnRecorder } from "./turn-recorder.js";
+import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, cancelCalls, newAnswer, sessionDataDir } from "./turn-common.js";
+import { drive } from "./drive.js";
+
+/** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
+export type TurnRequest =
+  | { kind: "prompt"; input: PromptInput; options: PromptOptions }
+  | { kind: "resume"; options: PromptOptions }
+  | { kind: "compact"; options: PromptOptions };
+
+/**
+ * Runs a turn in a session: takes the session's lease, then either stores the new user message and
+ * answers it, or resumes the turn a previous process left waiting for approval. Streams steps and runs
+ * their tool calls until the model answers in text, the run is aborted, an error stops it, or the
+ * step limit is reached. Always finishes the assistant message and releases the lease.
+ */
+export async function runTurn(
+  rt: AgentRuntime,
+  sessionID: string,
+  request: TurnRequest,
+  signal: AbortSignal,
+  /** Called once the session's lease is held and the session is reported busy. */
+  onBusy: () => void = () => {},
+): Promise<RunResult> {
+  const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
+  if (!lease) throw new SessionBusyError(sessionID, await rt.storage.getLease?.(sessionID).catch(() => undefined));
+  onBusy();
+  const renew = setInterval(() => {
+    rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});
+  }, leaseTtl(rt) / 3);
+  renew.unref?.();
+  rt.emit({ type: "session.status", sessionID, status: { type: "busy" } });
+  const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
+  rt.writers.set(sessionID, writer);
+  try {
+    const session = await rt.storage.getSession(sessionID);
+    if (!session) throw new SessionNotFoundError(sessionID);
+    let history = await rt.storage.listMessages(sessionID);
+    if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
+    if (request.kind === "compact") {
+      // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
+      const budget = sessionBudget(rt, session);
+      assertCompactable(session, history, budget);
+      history = await settleHistory(rt, session, history);
+      return await compactOnDemand(rt, writer, session, history, budget, signal);
+    }
+    history = await settleHistory(rt, session, history);
+    return await answer(rt, writer, session, history, request.input, request.options, signal);
+  } finally {
+    clearInterval(renew);
+    rt.writers.delete(sessionID);
+    await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
+    // `session.status: idle` is emitted by the agent once the run is gone, so a listener may start the next prompt.
+  }
+}
+
+/**
+ * What a new turn starts from: a pending revert made final, turns a previous process left unfinished
+ * ended as interrupted (their waiting approvals dropped), and the session's approvals restored.
+ */
+async function settleHistory(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
+  if (session.revert) history = await commitRevert(rt, session, history);
+  const repaired = repairInterrupted(history);
+  if (repaired) {
+    await rt.storage.write(repaired);
+    // Requests of turns just finished as interrupted can never be answered usefully: drop them.
+    const dead = new Set((repaired.messages ?? []).map((m) => m.id));
+    if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
+      const updated = await rt.updater.update(session.id, (current) => {
+        if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
+      });
+      if (updated) session.permission = updated.permission;
+    }
+  }
+  rt.permissions.restore(session);
+  return history;
+}
+
+/**
+ * Summarises a session on request (`agent.sessions.compact`): the whole view but its most recent
+ * turns, which stay verbatim. Old tool outputs are not pruned first: the summary should see them.
+ */
+async function compactOnDemand(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  history: MessageWithParts[],
+  budget: BudgetTracker,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const view = modelView(history);
+  const { ref } = rt.modelFor(DEFAULT_AGENT);
+  const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
+  const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
+  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail });
+  return summary;
+}
+
+/**
+ * Refuses an on-demand compaction that would do nothing (no answer since the start or the last
+ * summary, counting a pending revert) or spend past a budget already reached.
+ */
+function assertCompactable(session: Session, history: MessageWithParts[], budget: BudgetTracker): void {
+  const view = modelView(session.revert ? afterRevert(history, session.revert) : history);
+  const summaryAt = view.findIndex((m) => m.info.role === "assistant" && m.info.summary === true);
+  const newer = view.slice(summaryAt + 1).filter((m) => summaryAt < 0 || m.info.id > view[summaryAt]!.info.id);
+  if (!newer.some((m) => m.info.role === "assistant")) {
+    throw new InvalidInputError(`Session ${session.id} has nothing to compact: no answer since its start or its last summary.`);
+  }
+  const hit = budget.reached();
+  if (hit) throw new BudgetExceededError(hit);
+}
+
+
+/** The first prompt after a revert drops the reverted messages for good. */
+async function commitRevert(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
+  const revert = session.revert!;
+  await rt.storage.write(droppedByRevert(history, revert));
+  await rt.updater.update(session.id, (current) => {
+    delete current.revert;
+  });
+  delete session.revert;
+  return afterRevert(history, revert);
+}
+
+function leaseTtl(rt: AgentRuntime): number {
+  return rt.options.leaseTtlMs ?? 30_000;
+}
+
+async function answer(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  history: MessageWithParts[],
+  input: PromptInput,
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const agentName = options.agent ?? DEFAULT_AGENT;
+  const { ref } = rt.modelFor(agentName);
+  const user = userMessage(session.id, agentName, input, options);
+  await inlineLocalFiles(user.parts);
+  if (typeof input === "string") {
+    const expanded = await expandReferences(input, {
+      cwd: rt.cwd,
+      agents: rt.agents,
+      toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
+    });
+    for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+  }
+  let hookError: unknown;
+  try {
+    await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });
+  } catch (error) {
+    hookError = error;
+  }
+  writer.message(user.info);
+  for (const part of user.parts) writer.part(part);
+  await writer.flush();
+  rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
+  for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
+
+  if (!history.some((m) => m.info.role === "user") && isDefaultTitle(session.title)) rt.titles.start(session.id, promptText(user.parts));
+
+  const recorder = newAnswer(rt, writer, session.id, user.info.id, agentName, ref);
+  if (hookError !== undefined) {
+    fail(rt, recorder, toMessageError(hookError));
+    return finishTurn(rt, writer, recorder, signal);
+  }
+  return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
+}
+
+/**
+ * Continues a turn a previous process left unfinished while a tool call waited for approval: those
+ * calls run again (their `ask` attaches to the stored request, answered before or after the
+ * restart), every other unfinished call is recorded as interrupted, and the loop goes on.
+ */
+async function resume(
+  rt: AgentRuntime,
+  writer: SessionWriter,
+  session: Session,
+  history: MessageWithParts[],
+  options: PromptOptions,
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const last = history[history.length - 1];
+  if (!last || last.info.role !== "assistant" || last.info.time.completed !== undefined) {
+    throw new NothingToResumeError(session.id);
+  }
+  rt.permissions.restore(session);
+  const info = last.info;
+  const waiting = rt.permissions.takeResumableCalls(session);
+  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event), last.parts);
+  const calls: ToolCall[] = [];
+  const interrupted: Part[] = [];
+  for (const part of recorder.parts) {
+    if (part.type !== "tool" || (part.state.status !== "pending" && part.state.status !== "running")) continue;
+    const tool = rt.tools.get(part.tool);
+    if (tool && part.state.status === "running" && waiting.has(part.callID)) calls.push({ part, tool, input: part.state.input });
+    else interrupted.push(part);
+  }
+  cancelCalls(recorder, interrupted, INTERRUPTED_TOOL_RESULT);
+  const agent = options.agent ?? info.agent;
+  return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
+}
+
+/**
+ * Reads attached `file:` URLs into `data:` URLs, so the stored message carries the file itself: a
+ * provider cannot fetch a local path, and the file may change or vanish before the session resumes.
+ */
+async function inlineLocalFiles(parts: Part[]): Promise<void> {
+  for (const part of parts) {
+    if (part.type !== "file" || !part.url.startsWith("file:")) continue;
+    const path = fileURLToPath(part.url);
+    const bytes = await readFile(path).catch((error: unknown) => {
+      throw new InvalidInputError(`The attached file ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    part.url = `data:${part.mime};base64,${bytes.toString("base64")}`;
+    part.filename ??= basename(path);
+  }
+}
+
+/**
+ * A tool context for reading the files a prompt references. Reads go through the agent's rules like
+ * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
+ */
+function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
+  return {
+    sessionID,
+    messageID,
+    callID: "reference",
+    agent,
+    cwd: rt.cwd,
+    abort: signal,
+    ask: (request) =>
+      rt.permissions.ask({
+        sessionID,
+        agent,
+        permission: request.permission,
+        patterns: request.patterns,
+        always: request.always ?? request.patterns,
+        metadata: request.metadata ?? {},
+        signal,
+      }),
+    metadata: () => {},
+    emit: () => {},
+    dataDir: sessionDataDir(rt, sessionID),
+    state: stateAccessor(rt.sessionState(sessionID)),
+  };
+}
+
+/** The text of a prompt, for its title. */
+function promptText(parts: Part[]): string {
+  return parts.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : [])).join("\n");
+}
+
+function userMessage(
+  sessionID: string,
+  agent: string,
+  input: PromptInput,
+  options: PromptOptions,
+): { info: UserMessage; parts: Part[] } {
+  const info: UserMessage = {
+    id: createId("message"),
+    sessionID,
+    role: "user",
+    time: { created: Date.now() },
+    agent,
+    ...(options.system ? { system: options.system } : {}),
+  };
+  const items = typeof input === "string" ? [{ type: "text" as const, text: input }] : input;
+  const base = () => ({ id: createId("part"), sessionID, messageID: info.id });
+  const parts: Part[] = items.map((item) =>
+    item.type === "text"
+      ? { ...base(), type: "text", text: item.text, ...(item.synthetic ? { synthetic: true } : {}) }
+      : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
+  );
+  return { info, parts };
+}

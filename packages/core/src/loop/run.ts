@@ -1,0 +1,108 @@
+import type { AssistantMessage, Part } from "@lathe/message";
+import type { AgentEvent } from "../events.js";
+import { assistantText } from "./text-stream.js";
+
+/** What a run resolves to: the final assistant message with its parts. */
+export interface RunResult {
+  info: AssistantMessage;
+  parts: Part[];
+}
+
+/**
+ * One prompt being answered. Iterate it for this run's events, in order, as they happen; await it
+ * for the final assistant message. Both can be done, in either order: events are kept from the
+ * start, so a late iterator still sees all of them.
+ *
+ * A run resolves even when the model or a tool fails or the run is aborted — the message then says
+ * so in `finish` and `error`. It rejects only when it could not run at all (busy session, unknown
+ * session, storage failure).
+ */
+export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
+  /** The session this run answers in. */
+  readonly sessionID: string;
+  private readonly events: AgentEvent[] = [];
+  private readonly waiters = new Set<() => void>();
+  private done = false;
+  private readonly result: Promise<RunResult>;
+  private readonly controller: AbortController;
+
+  /** @internal */
+  constructor(sessionID: string, controller: AbortController, body: (run: Run) => Promise<RunResult>) {
+    this.sessionID = sessionID;
+    this.controller = controller;
+    this.result = body(this).finally(() => {
+      this.done = true;
+      this.wake();
+    });
+    // Awaiting is optional for hosts that only iterate; the rejection is still seen by `then`.
+    this.result.catch(() => {});
+  }
+
+  /** @internal Delivers an event to this run's iterators. */
+  push(event: AgentEvent): void {
+    this.events.push(event);
+    this.wake();
+  }
+
+  /** Stops the run: the model request and running tools are aborted, and the run resolves as aborted. */
+  abort(reason?: string): void {
+    this.controller.abort(reason ?? "aborted");
+  }
+
+  /**
+   * The assistant's text as it streams: the text deltas of this run's session only, like the AI
+   * SDK's `textStream` — no reasoning, no tool input, no subagent or summary text. Each access is a
+   * new iterator over the run from its start. It ends when the run ends and throws when the run
+   * rejects; a model that fails ends it quietly, so check `info.error` on the awaited result.
+   *
+   * @example
+   * ```ts
+   * for await (const text of run.textStream) process.stdout.write(text);
+   * const { info } = await run;
+   * if (info.error) console.error(info.error.message);
+   * ```
+   */
+  get textStream(): AsyncIterable<string> {
+    return assistantText(this, this.sessionID);
+  }
+
+  /** Whether the run has been asked to stop. */
+  get aborted(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  then<R1 = RunResult, R2 = never>(
+    onfulfilled?: ((value: RunResult) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.result.then(onfulfilled, onrejected);
+  }
+
+  /** Like `Promise.finally`. */
+  finally(onfinally?: (() => void) | null): Promise<RunResult> {
+    return this.result.finally(onfinally);
+  }
+
+  /** Like `Promise.catch`. */
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<RunResult | R> {
+    return this.result.catch(onrejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    let index = 0;
+    while (true) {
+      while (index < this.events.length) yield this.events[index++]!;
+      if (this.done) break;
+      await new Promise<void>((resolve) => this.waiters.add(resolve));
+    }
+    // Surface a failure to iterating hosts too, once every event was delivered.
+    await this.result;
+  }
+
+  private wake(): void {
+    if (this.waiters.size === 0) return;
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+}

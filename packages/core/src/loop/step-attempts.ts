@@ -1,0 +1,102 @@
+import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import type { TokenUsage } from "@lathe/message";
+import type { Tool } from "@lathe/tools";
+import type { ChatParams } from "../agents/hooks.js";
+import { toMessageError } from "./message-error.js";
+import { isContextOverflow, retryReason } from "../context/provider-errors.js";
+import { providerRetryDelay, retryDelay } from "../context/retry-delay.js";
+import type { AgentRuntime } from "./runtime.js";
+import { sleep } from "../context/sleep.js";
+import { processStepStream, type StepStream } from "./stream-processor.js";
+import type { TurnRecorder } from "./turn-recorder.js";
+import { tokensFromUsage } from "../context/usage.js";
+
+/** Default of {@link RetryOptions.maxRetries}. */
+export const DEFAULT_MAX_RETRIES = 4;
+/** Default of {@link RetryOptions.maxDelayMs}. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 120_000;
+
+/** One model request of a step, as the loop (or a compaction) built it. */
+export interface StepRequest {
+  model: LanguageModel;
+  instructions: string;
+  messages: ModelMessage[];
+  /** The tools offered; none when undefined. */
+  tools: ToolSet | undefined;
+  /** The tools calls are parsed against (an empty map turns every call into an unknown tool). */
+  offered: ReadonlyMap<string, Tool>;
+  params: ChatParams;
+  /** The workspace snapshot the step began at, recorded on its step-start part. */
+  snapshot?: string | undefined;
+  signal: AbortSignal;
+}
+
+/**
+ * Streams one step into `recorder`, retrying a request that failed for a passing reason (rate
+ * limit, overload, 5xx, lost connection) after the provider's `retry-after` or an exponential
+ * backoff. What a failed attempt streamed is taken back out of the message before the next one, so
+ * the model never sees half an answer twice; a `retry` part and a `session.status` of type `retry`
+ * say what happened. Aborts and context overflows are never retried: the caller handles those.
+ *
+ * `onDiscardedUsage` receives the usage a failed attempt reported, which is billed all the same.
+ */
+export async function streamStepWithRetries(
+  rt: AgentRuntime,
+  recorder: TurnRecorder,
+  request: StepRequest,
+  onDiscardedUsage: (tokens: TokenUsage) => void,
+): Promise<StepStream> {
+  const maxRetries = rt.options.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxDelay = rt.options.retry?.maxDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+  const sessionID = recorder.message.sessionID;
+  for (let attempt = 1; ; attempt++) {
+    const start = recorder.parts.length;
+    const streamed = await processStepStream(stream(request), recorder, request.offered, request.snapshot);
+    const error = streamed.error;
+    if (error === undefined || request.signal.aborted || attempt > maxRetries || isContextOverflow(error)) return streamed;
+    const reason = retryReason(error);
+    if (reason === undefined) return streamed;
+    // Only a wait the provider asks for is bounded: a longer one means a spent quota, not a passing
+    // limit. Our own backoff (at most 30 s) always runs its course, as `maxRetries` allows.
+    const asked = providerRetryDelay(error);
+    if (asked !== undefined && asked > maxDelay) return streamed;
+    const delay = retryDelay(attempt, error);
+
+    recorder.remove(recorder.parts.slice(start));
+    if (streamed.usage) onDiscardedUsage(tokensFromUsage(streamed.usage));
+    const now = Date.now();
+    recorder.add({ type: "retry", attempt, error: toMessageError(error), time: { created: now } });
+    rt.emit({ type: "session.status", sessionID, status: { type: "retry", attempt, next: now + delay, message: reason } });
+    try {
+      await sleep(delay, request.signal);
+    } catch (abort) {
+      return { finishReason: undefined, usage: undefined, calls: [], invalidCalls: 0, error: abort };
+    }
+    rt.emit({ type: "session.status", sessionID, status: { type: "busy" } });
+  }
+}
+
+function stream(request: StepRequest) {
+  const { params } = request;
+  return streamText({
+    model: request.model,
+    instructions: request.instructions,
+    messages: request.messages,
+    ...(request.tools ? { tools: request.tools } : {}),
+    // Lathe retries itself (above), so that a retry is visible, abortable and never duplicates output.
+    maxRetries: 0,
+    // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
+    onError: () => {},
+    abortSignal: request.signal,
+    ...optional("temperature", params.temperature),
+    ...optional("topP", params.topP),
+    ...optional("maxOutputTokens", params.maxOutputTokens),
+    ...(Object.keys(params.providerOptions).length > 0 ? { providerOptions: params.providerOptions as never } : {}),
+    ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
+  }).stream;
+}
+
+/** `{ [key]: value }` when the value is defined, else `{}` — for optional settings under exactOptionalPropertyTypes. */
+export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}

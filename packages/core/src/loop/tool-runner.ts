@@ -1,0 +1,236 @@
+import type { ToolPart } from "@lathe/message";
+import { truncateOutput, type Diagnostics, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
+import { isDoomLoop } from "../agents/doom-loop.js";
+import type { AgentEvent } from "../events.js";
+import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
+import type { PermissionGate } from "../agents/agent-permissions.js";
+import { HookError, runHooks, type Hooks } from "../agents/hooks.js";
+import { erroredState, stateAccessor } from "./tool-state.js";
+import type { TurnRecorder } from "./turn-recorder.js";
+
+/** A valid tool call of a step, waiting to run. */
+export interface ToolCall {
+  part: ToolPart;
+  tool: Tool;
+  input: Record<string, unknown>;
+}
+
+/** What the tool runner needs from the loop. */
+export interface ToolRunnerDeps {
+  recorder: TurnRecorder;
+  gate: PermissionGate;
+  agent: string;
+  cwd: string;
+  signal: AbortSignal;
+  maxParallel: number;
+  emit: (event: AgentEvent) => void;
+  sessionState: Map<string, unknown>;
+  hooks: Hooks | undefined;
+  /** The session's private directory for tool files. */
+  dataDir: string;
+  /** The session's stored todo list. */
+  todos: TodoStore;
+  /** The agent's language servers, if any. */
+  diagnostics?: Diagnostics | undefined;
+}
+
+/** How a step's tool calls ended. */
+export interface ToolRunOutcome {
+  /** The user rejected a permission: the turn must stop. */
+  rejected: boolean;
+}
+
+/** The error text of a call that was stopped by the run's abort. */
+export const ABORTED_TOOL_ERROR = "aborted";
+
+/**
+ * Runs one step's tool calls: consecutive read-only calls in parallel (up to `maxParallel`), every
+ * other call alone, in the order the model made them. A thrown error becomes the call's error result;
+ * a rejected permission marks the remaining calls as skipped and tells the loop to stop.
+ */
+export async function runToolCalls(calls: ToolCall[], deps: ToolRunnerDeps): Promise<ToolRunOutcome> {
+  let rejected = false;
+  for (const batch of batches(calls)) {
+    if (rejected || deps.signal.aborted) {
+      for (const call of batch) fail(call, deps, rejected ? "Skipped: the user rejected an earlier tool call." : ABORTED_TOOL_ERROR);
+      continue;
+    }
+    const results = await mapLimited(batch, deps.maxParallel, (call) => runOne(call, deps));
+    if (results.some((r) => r === "rejected")) rejected = true;
+  }
+  return { rejected };
+}
+
+function* batches(calls: ToolCall[]): Generator<ToolCall[]> {
+  let reads: ToolCall[] = [];
+  for (const call of calls) {
+    if (call.tool.readOnly) {
+      reads.push(call);
+      continue;
+    }
+    if (reads.length) yield reads;
+    reads = [];
+    yield [call];
+  }
+  if (reads.length) yield reads;
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+type CallOutcome = "ok" | "error" | "rejected";
+
+async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
+  const { part, tool, input } = call;
+  const { recorder } = deps;
+  const start = Date.now();
+  part.state = { status: "running", input, time: { start } };
+  recorder.changed(part);
+  try {
+    const previous = recorder.parts.slice(0, recorder.parts.indexOf(part));
+    if (isDoomLoop(previous, tool.name, input)) {
+      await deps.gate.ask({
+        sessionID: part.sessionID,
+        agent: deps.agent,
+        permission: "doom_loop",
+        patterns: [tool.name],
+        always: [tool.name],
+        metadata: { tool: tool.name, input },
+        tool: { messageID: part.messageID, callID: part.callID },
+        signal: deps.signal,
+      });
+    }
+    const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const before: { args: Record<string, unknown>; block?: string } = { args: input };
+    await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (before.block !== undefined) {
+      fail(call, deps, before.block);
+      return "error";
+    }
+    const result = await untilAborted(tool.execute(before.args, context(call, deps)), deps.signal);
+    // A tool that stopped because of the abort and returned anyway did not finish its work.
+    if (deps.signal.aborted) throw deps.signal.reason;
+    const running = part.state.status === "running" ? part.state : undefined;
+    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
+    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
+    await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
+    part.state = {
+      status: "completed",
+      input,
+      output: after.output,
+      title: after.title,
+      metadata: after.metadata,
+      ...(result.attachments?.length ? { attachments: result.attachments } : {}),
+      time: { start, end: Date.now() },
+    };
+    recorder.changed(part);
+    return "ok";
+  } catch (error) {
+    if (deps.signal.aborted) {
+      fail(call, deps, ABORTED_TOOL_ERROR);
+      return "error";
+    }
+    if (error instanceof HookError) {
+      // A failing hook ends the turn; the call itself is recorded as failed by it.
+      fail(call, deps, error.message);
+      throw error;
+    }
+    if (error instanceof CorrectedError || error instanceof DeniedError) {
+      // The model reads why and goes on: the user's feedback, or the rule that denied the call.
+      fail(call, deps, error.message);
+      return "error";
+    }
+    if (error instanceof RejectedError) {
+      fail(call, deps, error.message);
+      return "rejected";
+    }
+    fail(call, deps, errorText(error));
+    return "error";
+  }
+}
+
+function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
+  call.part.state = erroredState(call.part.state, message);
+  deps.recorder.changed(call.part);
+}
+
+/** The text of an error as the model should read it. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+/** How long an aborted tool gets to stop by itself (kill its processes, finish a subagent) before the run moves on. */
+const ABORT_GRACE_MS = 3_000;
+
+/**
+ * The tool's result, or a rejection once the run is aborted and the tool has stopped — or has had
+ * {@link ABORT_GRACE_MS} to, so a tool that ignores its signal cannot hold the run.
+ */
+function untilAborted(work: Promise<ToolResult>, signal: AbortSignal): Promise<ToolResult> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      grace = setTimeout(() => reject(signal.reason), ABORT_GRACE_MS);
+      grace.unref?.();
+      work.finally(() => reject(signal.reason)).catch(() => {});
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      if (grace) clearTimeout(grace);
+    });
+  });
+}
+
+function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
+  const { part } = call;
+  return {
+    sessionID: part.sessionID,
+    messageID: part.messageID,
+    callID: part.callID,
+    agent: deps.agent,
+    cwd: deps.cwd,
+    abort: deps.signal,
+    ask: (request) =>
+      deps.gate.ask({
+        sessionID: part.sessionID,
+        agent: deps.agent,
+        permission: request.permission,
+        patterns: request.patterns,
+        ...(request.variants ? { variants: request.variants } : {}),
+        always: request.always ?? request.patterns,
+        metadata: request.metadata ?? {},
+        ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
+        tool: { messageID: part.messageID, callID: part.callID },
+        signal: deps.signal,
+      }),
+    metadata: (update) => {
+      const state = part.state;
+      if (state.status !== "running") return;
+      part.state = {
+        ...state,
+        ...(update.title !== undefined ? { title: update.title } : {}),
+        ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
+      };
+      deps.recorder.changed(part);
+    },
+    emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
+    dataDir: deps.dataDir,
+    todos: deps.todos,
+    ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
+    state: stateAccessor(deps.sessionState),
+  };
+}

@@ -1,0 +1,126 @@
+import { tool as aiTool, type ToolSet, type LanguageModel } from "ai";
+import { type ModelRef, type Session } from "@lathe/message";
+import type { Tool } from "@lathe/tools";
+import { BudgetTracker } from "../context/budget.js";
+import { type CompactionContext } from "./compaction.js";
+import type { PromptOptions } from "../options.js";
+import { inputLimit, usableContext } from "../context/overflow.js";
+import type { AgentRuntime } from "./runtime.js";
+import { SessionWriter } from "../session/session-writer.js";
+import { buildSystemPrompt } from "../agents/system-prompt.js";
+import { runToolCalls, type ToolCall, type ToolRunOutcome } from "./tool-runner.js";
+import type { AgentDefinition } from "../agents/registry.js";
+import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
+import { relieveOverflow } from "./overflow-relief.js";
+
+// What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
+// run tool calls and make room when the context overflows.
+
+/** What every step of a turn shares, fixed when the turn starts. */
+export interface TurnPlan {
+  rt: AgentRuntime;
+  writer: SessionWriter;
+  session: Session;
+  signal: AbortSignal;
+  agentName: string;
+  definition: AgentDefinition;
+  model: LanguageModel;
+  ref: ModelRef;
+  hookContext: { sessionID: string; agent: string };
+  /** The system prompt read once per turn; each step gets its own copy for the chat.system hooks. */
+  baseSystem: string[];
+  maxSteps: number | undefined;
+  offered: ReadonlyMap<string, Tool>;
+  toolSet: ToolSet;
+  budget: BudgetTracker;
+  /** The context a request may fill (undefined when the model's window is unknown). */
+  usable: number | undefined;
+  /** The most input one request may hold: the model's input cap, else its window (undefined when unknown). */
+  contextWindow: number | undefined;
+  autoCompact: boolean;
+  compaction: CompactionContext;
+}
+
+/** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */
+export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
+  const agentName = options.agent ?? DEFAULT_AGENT;
+  const definition = rt.agents.get(agentName);
+  const { model, ref } = rt.modelFor(agentName);
+  // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
+  // for the chat.system hooks to change.
+  const baseSystem = buildSystemPrompt({
+    model: ref,
+    cwd: rt.cwd,
+    agentPrompt: definition.prompt,
+    instructions: instructionList(rt),
+    instructionFiles: rt.options.instructionFiles,
+    system: options.system,
+    diagnostics: rt.options.lsp?.prompt(),
+  });
+  const offered = rt.toolsFor(agentName);
+  const budget = sessionBudget(rt, session, options.limits);
+  rt.budgets.set(session.id, budget);
+  return {
+    rt,
+    writer,
+    session,
+    signal,
+    agentName,
+    definition,
+    model,
+    ref,
+    hookContext: { sessionID: session.id, agent: agentName },
+    baseSystem,
+    maxSteps: options.maxSteps ?? definition.steps ?? rt.options.maxSteps,
+    offered,
+    toolSet: aiToolSet(offered),
+    budget,
+    usable: usableContext(rt.facts(ref), rt.options.maxOutputTokens),
+    contextWindow: inputLimit(rt.facts(ref)),
+    autoCompact: rt.options.compaction?.auto !== false,
+    compaction: { rt, writer, sessionID: session.id, signal, budget },
+  };
+}
+
+/** Runs tool calls of the message the turn is writing, with the agent's rules, hooks and session state. */
+export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Promise<ToolRunOutcome> {
+  const { rt, session, signal } = plan;
+  return runToolCalls(calls, {
+    recorder: turn.recorder,
+    gate: rt.permissions,
+    agent: plan.agentName,
+    cwd: rt.cwd,
+    signal,
+    maxParallel: rt.options.maxParallelTools ?? 8,
+    emit: (event) => rt.emit(event),
+    sessionState: rt.sessionState(session.id),
+    hooks: rt.hooks,
+    dataDir: sessionDataDir(rt, session.id),
+    diagnostics: rt.options.lsp,
+    todos: {
+      get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
+      set: async (todos) => {
+        await rt.updater.update(session.id, (current) => {
+          current.todos = todos;
+        });
+      },
+    },
+  });
+}
+
+/** Compacts mid-turn; false when the turn must end (the failure is recorded). */
+export function relieve(plan: TurnPlan, turn: TurnState, estimate: number): Promise<boolean> {
+  return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate });
+}
+
+export function instructionList(rt: AgentRuntime): string[] {
+  const given = rt.options.instructions;
+  return given === undefined ? [] : Array.isArray(given) ? given : [given];
+}
+
+export function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
+  const set: ToolSet = {};
+  // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
+  for (const [name, tool] of tools) set[name] = aiTool({ description: tool.description, inputSchema: tool.parameters as never });
+  return set;
+}

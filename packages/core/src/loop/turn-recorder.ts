@@ -1,0 +1,63 @@
+import { createId, type AssistantMessage, type Part } from "@lathe/message";
+import type { AgentEvent } from "../events.js";
+import type { SessionWriter } from "../session/session-writer.js";
+
+type NewPart<P extends Part> = P extends Part ? Omit<P, "id" | "sessionID" | "messageID"> : never;
+
+/**
+ * Records one assistant message as it is built: every change is emitted at once (deltas included)
+ * and handed to the coalescing writer, so listeners see everything live while storage sees a few
+ * writes per part.
+ */
+export class TurnRecorder {
+  readonly parts: Part[];
+
+  constructor(
+    readonly message: AssistantMessage,
+    private readonly writer: SessionWriter,
+    private readonly emit: (event: AgentEvent) => void,
+    /** Parts the message already has (a resumed turn). */
+    parts: Part[] = [],
+  ) {
+    this.parts = parts;
+  }
+
+  /** Adds a part to the message (given without ids) and returns it. */
+  add<P extends Part>(fields: NewPart<P>): P {
+    const part = { ...fields, id: createId("part"), sessionID: this.message.sessionID, messageID: this.message.id } as unknown as P;
+    this.parts.push(part);
+    this.changed(part);
+    return part;
+  }
+
+  /**
+   * Reports a change made to a part of this message; `delta` is the text just appended, if any.
+   * Listeners get a snapshot: parts replace their nested objects (state, time) rather than mutate
+   * them, so a shallow copy is enough and costs the same for a long text as for a short one.
+   */
+  changed(part: Part, delta?: string): void {
+    this.writer.part(part);
+    const snapshot = { ...part } as Part;
+    this.emit(
+      delta === undefined
+        ? { type: "message.part.updated", sessionID: part.sessionID, part: snapshot }
+        : { type: "message.part.updated", sessionID: part.sessionID, part: snapshot, delta },
+    );
+  }
+
+  /** Takes parts back out of the message (the output of a failed attempt that is retried). */
+  remove(parts: Part[]): void {
+    const gone = new Set(parts);
+    for (let i = this.parts.length - 1; i >= 0; i--) if (gone.has(this.parts[i]!)) this.parts.splice(i, 1);
+    for (const part of parts) {
+      this.writer.removePart(part);
+      this.emit({ type: "message.part.removed", sessionID: part.sessionID, messageID: part.messageID, partID: part.id });
+    }
+  }
+
+  /** Reports a change made to the message itself. */
+  messageChanged(): void {
+    this.writer.message(this.message);
+    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: structuredClone(this.message) });
+  }
+}

@@ -1,0 +1,39 @@
+import type { Session } from "@lathe/message";
+import type { Storage } from "@lathe/storage";
+import type { AgentEvent } from "../events.js";
+
+/**
+ * Read-modify-write of session records, one at a time per session: usage totals, permission state
+ * and todos are all kept on the session, and are changed from several places (the loop, approval
+ * hooks, tools). Each update reads the stored record fresh, so no update overwrites another.
+ */
+export class SessionUpdater {
+  private readonly chains = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly emit: (event: AgentEvent) => void,
+  ) {}
+
+  /** Applies `mutate` to the stored session and stores it; resolves to the new record (undefined if there is none). */
+  update(sessionID: string, mutate: (session: Session) => void): Promise<Session | undefined> {
+    const previous = this.chains.get(sessionID) ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      .then(async () => {
+        const session = await this.storage.getSession(sessionID);
+        if (!session) return undefined;
+        mutate(session);
+        session.time.updated = Date.now();
+        await this.storage.write({ sessions: [session] });
+        this.emit({ type: "session.updated", sessionID, session: structuredClone(session) });
+        return session;
+      });
+    this.chains.set(sessionID, next);
+    // Drop the chain once idle so the map does not grow with every session ever touched.
+    void next.finally(() => {
+      if (this.chains.get(sessionID) === next) this.chains.delete(sessionID);
+    }).catch(() => {});
+    return next;
+  }
+}
