@@ -23,7 +23,7 @@ export type { PermissionRules } from "./agents/agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
 export { tokensFromUsage, costOf } from "./context/usage.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./context/model-facts.js";
-export { usableContext, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
+export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
 export { isContextOverflow, retryReason } from "./context/provider-errors.js";
 export { retryDelay } from "./context/retry-delay.js";
 export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./loop/step-attempts.js";

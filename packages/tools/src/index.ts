@@ -20,6 +20,7 @@ export {
   type TodoStore,
 } from "./tool.js";
 export { builtinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
+export { acceptArgumentAliases } from "./argument-aliases.js";
 
 // The tools, ready to use and as factories taking options.
 export { readTool, createReadTool, type ReadToolOptions, type ReadMetadata } from "./read/read.js";

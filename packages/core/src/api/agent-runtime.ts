@@ -1,5 +1,6 @@
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
+import { hostname } from "node:os";
 import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { InvalidInputError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
@@ -89,7 +90,8 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
       }
       return forAgent;
     },
-    leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
+    // Names the process: a SessionBusyError elsewhere says who holds the session.
+    leaseOwner: `agent_${createId("session").slice(4)}@${hostname()}:${process.pid}`,
     emit,
     sessionState: (sessionID) => {
       let state = states.get(sessionID);

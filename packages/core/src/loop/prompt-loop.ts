@@ -45,7 +45,7 @@ export async function runTurn(
   onBusy: () => void = () => {},
 ): Promise<RunResult> {
   const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
-  if (!lease) throw new SessionBusyError(sessionID);
+  if (!lease) throw new SessionBusyError(sessionID, await rt.storage.getLease?.(sessionID).catch(() => undefined));
   onBusy();
   const renew = setInterval(() => {
     rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});

@@ -4,7 +4,7 @@ import type { Tool } from "@lathe/tools";
 import { BudgetTracker } from "../context/budget.js";
 import { type CompactionContext } from "./compaction.js";
 import type { PromptOptions } from "../options.js";
-import { usableContext } from "../context/overflow.js";
+import { inputLimit, usableContext } from "../context/overflow.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
 import { buildSystemPrompt } from "../agents/system-prompt.js";
@@ -35,6 +35,7 @@ export interface TurnPlan {
   budget: BudgetTracker;
   /** The context a request may fill (undefined when the model's window is unknown). */
   usable: number | undefined;
+  /** The most input one request may hold: the model's input cap, else its window (undefined when unknown). */
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
@@ -75,7 +76,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     toolSet: aiToolSet(offered),
     budget,
     usable: usableContext(rt.facts(ref), rt.options.maxOutputTokens),
-    contextWindow: rt.facts(ref).contextWindow,
+    contextWindow: inputLimit(rt.facts(ref)),
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
   };

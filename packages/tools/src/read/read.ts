@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { acceptArgumentAliases } from "../argument-aliases.js";
 import { isBinaryFile, viewableMime } from "../binary-file.js";
 import { BinaryFileError, FileNotFoundError, InvalidPathError, ToolInputError } from "../errors.js";
 import { recordFile } from "../read-guard.js";
@@ -23,11 +24,11 @@ export interface ReadToolOptions {
   maxAttachmentBytes?: number;
 }
 
-const ReadParameters = z.object({
+const ReadParameters = acceptArgumentAliases(z.object({
   path: z.string().describe("The file or directory to read, absolute or relative to the working directory"),
   offset: z.number().int().min(1).optional().describe("The 1-based line number to start reading from (default 1)"),
   limit: z.number().int().min(1).optional().describe("The number of lines to read (default 2000)"),
-});
+}));
 
 /** Metadata of a `read` result. */
 export interface ReadMetadata extends Record<string, unknown> {
