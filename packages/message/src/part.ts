@@ -207,7 +207,7 @@ export const RetryPart = z.object({
   error: MessageError,
   /** What the failed attempt reported using: billed all the same, so it counts toward the message's usage. */
   tokens: TokenUsage.optional(),
-  /** The cost of {@link RetryPart.tokens}. */
+  /** The cost of those tokens. */
   cost: z.number().nonnegative().optional(),
   time: z.object({ created: z.number() }),
 });
