@@ -21,7 +21,7 @@ import { parseMode } from "./agents/permission-mode.js";
 // runs of its sessions (runs.ts), its listeners (listeners.ts), the sessions and permissions APIs,
 // and subagent tasks (subagents.ts). What is left here is the public surface and its checks.
 
-export type { CreateSessionInput, SessionsApi, PermissionsApi };
+export type { CreateSessionInput, SessionsApi, PermissionsApi, SkillsApi, CommandsApi };
 
 /**
  * A coding agent bound to one model, workspace and storage. Made by {@link createAgent}.

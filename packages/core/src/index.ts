@@ -27,7 +27,7 @@ export { expandTemplate, splitArguments, shellQuote, commandArguments, type Comm
 export { createSkillTool, skillsSection, listSkillFiles, SKILL_FILE_LIMIT, type SkillsForAgent } from "./agents/skill-tool.js";
 export { MAX_DEFINITION_BYTES, DefinitionFileError, splitFrontMatter, readDefinitionFile, type FrontMatterDocument } from "./agents/front-matter.js";
 export type { DefinitionOrigin, DefinitionProblem, Enablement } from "./agents/definition-dirs.js";
-export type { SkillsApi, CommandsApi } from "./api/definitions-api.js";
+export type { SkillsApi, CommandsApi } from "./agent.js";
 export { tokensFromUsage, costOf } from "./context/usage.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./context/model-facts.js";
 export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
