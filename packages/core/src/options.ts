@@ -157,10 +157,8 @@ export interface AgentOptions {
   /** Command folders beyond the project's and the user's, commands defined in code, and which are switched on; see {@link CommandsOptions}. */
   commands?: CommandsOptions;
   /**
-   * The user's config directory, where `skills/` and `commands/` are looked for. Unset: Lathe's
-   * (`$XDG_CONFIG_HOME/lathe` or `~/.config/lathe`), then Claude Code's and OpenCode's user folders
-   * (`~/.claude/skills`, `~/.config/opencode/skill`, and their command folders). Set: that directory
-   * alone. `false`: none.
+   * The user's config directory, where `skills/` and `commands/` are looked for; default
+   * `$XDG_CONFIG_HOME/lathe` or `~/.config/lathe`. `false` looks in none.
    */
   configDir?: string | false;
 }

@@ -8,9 +8,6 @@ import { DefinitionFileCache, DefinitionFileError, parseFields, readDefinitionFi
 /** The folders of a project (from the workspace up to its repository root) that hold command files, in order of precedence. */
 export const COMMAND_FOLDERS = [".lathe/commands", ".claude/commands", ".opencode/command"] as const;
 
-/** The user's command folders: in Lathe's config directory, Claude Code's and OpenCode's. */
-const USER_COMMAND_FOLDERS = { lathe: "commands", claude: ".claude/commands", opencode: "opencode/command" };
-
 /** How deep command files are looked for in sub-folders (`git/commit.md` is the command `git:commit`). */
 const MAX_DEPTH = 3;
 
@@ -102,14 +99,14 @@ export class CommandCatalog {
   /**
    * Finds every command: those defined in code, then the project's folders from the workspace up
    * (nearest first; in each directory `.lathe/commands`, `.claude/commands`, `.opencode/command`),
-   * then the host's `paths`, then the user's folders (see `definitionSources`). The first of a name wins.
+   * then the host's `paths`, then the user's config directory. The first of a name wins.
    */
   async discover(): Promise<CommandDiscovery> {
     const commands = new Map<string, Command>();
     const problems: DefinitionProblem[] = [];
     for (const command of this.defined) commands.set(command.name, command);
     const { cwd, configDir, commands: options } = this.options;
-    for (const source of definitionSources(cwd, COMMAND_FOLDERS, options?.paths, configDir, USER_COMMAND_FOLDERS)) {
+    for (const source of definitionSources(cwd, COMMAND_FOLDERS, options?.paths, configDir, "commands")) {
       for (const file of await markdownFiles(source.dir, 0)) {
         const name = commandName(source.dir, file);
         const found = await this.parsed.get(file, `${source.origin}:${name}`, () => readCommand(file, name, source.origin));

@@ -97,39 +97,23 @@ export interface DefinitionSource {
   origin: DefinitionOrigin;
 }
 
-/** Where a kind of definition lives in the user's directories: Lathe's, Claude Code's and OpenCode's. */
-export interface UserFolders {
-  /** Under Lathe's config directory (`skills`). */
-  lathe: string;
-  /** Under the home directory (`.claude/skills`). */
-  claude: string;
-  /** Under the XDG config directory (`opencode/skill`). */
-  opencode: string;
-}
-
 /**
  * The folders to look in, in order of precedence: each of `projectFolders` in every directory from
  * the workspace up to the repository root (nearest first), then the host's `paths` (resolved against
- * the workspace), then the user's. With `configDir` unset, the user's are Lathe's config directory
- * ({@link defaultConfigDir}) and, after it, those of Claude Code (`~/.claude/…`) and OpenCode
- * (`~/.config/opencode/…`), so skills and commands a user already has work; with `configDir` set,
- * only that directory; with `false`, none.
+ * the workspace), then `userFolder` in the user's config directory (`configDir`; default
+ * {@link defaultConfigDir}, `false` for none).
  */
 export function definitionSources(
   cwd: string,
   projectFolders: readonly string[],
   paths: readonly string[] | undefined,
   configDir: string | false | undefined,
-  user: UserFolders,
+  userFolder: string,
 ): DefinitionSource[] {
   const out: DefinitionSource[] = [];
   for (const dir of projectDirs(cwd)) for (const folder of projectFolders) out.push({ dir: join(dir, folder), origin: "project" });
   for (const path of paths ?? []) out.push({ dir: isAbsolute(path) ? path : resolve(cwd, path), origin: "host" });
-  if (configDir === false) return out;
-  out.push({ dir: join(configDir ?? defaultConfigDir(), user.lathe), origin: "user" });
-  if (configDir === undefined) {
-    out.push({ dir: join(homedir(), user.claude), origin: "user" });
-    out.push({ dir: join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), user.opencode), origin: "user" });
-  }
+  const user = configDir === undefined ? defaultConfigDir() : configDir;
+  if (user !== false) out.push({ dir: join(user, userFolder), origin: "user" });
   return out;
 }

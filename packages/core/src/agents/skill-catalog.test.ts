@@ -44,32 +44,6 @@ describe("SkillCatalog discovery", () => {
     expect(one.path).toBe(join(one.directory, "SKILL.md"));
   });
 
-  it("without configDir, looks in the user's Lathe, Claude Code and OpenCode folders, in that order", async () => {
-    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
-    process.env.HOME = join(root, "home");
-    process.env.XDG_CONFIG_HOME = join(root, "xdg");
-    try {
-      put(join(root, "xdg/lathe/skills/shared/SKILL.md"), skill("shared", "lathe"));
-      put(join(root, "home/.claude/skills/shared/SKILL.md"), skill("shared", "claude"));
-      put(join(root, "home/.claude/skills/claude-only/SKILL.md"), skill("claude-only", "claude"));
-      put(join(root, "xdg/opencode/skill/opencode-only/SKILL.md"), skill("opencode-only", "opencode"));
-      const { skills, problems } = await new SkillCatalog({ cwd }).discover();
-      expect(skills.map((s) => [s.name, s.description, s.origin])).toEqual([
-        ["claude-only", "claude", "user"],
-        ["opencode-only", "opencode", "user"],
-        ["shared", "lathe", "user"],
-      ]);
-      expect(problems.map((p) => p.kind)).toEqual(["clash"]);
-      // An explicit configDir is the only user folder.
-      expect((await new SkillCatalog({ cwd, configDir: join(root, "xdg/lathe") }).discover()).skills.map((s) => s.name)).toEqual(["shared"]);
-    } finally {
-      for (const [key, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
-  });
-
   it("the nearest skill of a name wins and the clash is reported", async () => {
     put(join(cwd, ".claude/skills/review/SKILL.md"), skill("review", "near, .claude"));
     put(join(cwd, ".lathe/skills/review/SKILL.md"), skill("review", "near, .lathe"));

@@ -6,9 +6,6 @@ import { DefinitionFileCache, DefinitionFileError, parseFields, readDefinitionFi
 /** The folders of a project (from the workspace up to its repository root) that hold skill folders, in order of precedence. */
 export const SKILL_FOLDERS = [".lathe/skills", ".claude/skills", ".opencode/skill"] as const;
 
-/** The user's skill folders: in Lathe's config directory, Claude Code's and OpenCode's. */
-const USER_SKILL_FOLDERS = { lathe: "skills", claude: ".claude/skills", opencode: "opencode/skill" };
-
 /** The file that makes a folder a skill. */
 export const SKILL_FILE = "SKILL.md";
 
@@ -71,14 +68,14 @@ export class SkillCatalog {
   /**
    * Finds every skill: the project's folders from the workspace up (nearest first; in each directory
    * `.lathe/skills`, then `.claude/skills`, then `.opencode/skill`), then the host's `paths`, then the
-   * user's folders (see `definitionSources`). The first skill of a name wins; later ones are reported as clashes.
+   * user's config directory. The first skill of a name wins; later ones are reported as clashes.
    * Switched-off skills are left out.
    */
   async discover(): Promise<SkillDiscovery> {
     const skills = new Map<string, Skill>();
     const problems: DefinitionProblem[] = [];
     const { cwd, configDir, skills: options } = this.options;
-    for (const source of definitionSources(cwd, SKILL_FOLDERS, options?.paths, configDir, USER_SKILL_FOLDERS)) {
+    for (const source of definitionSources(cwd, SKILL_FOLDERS, options?.paths, configDir, "skills")) {
       // A host path may be one skill's folder rather than a folder of skills.
       for (const folder of await skillFolders(source.dir, source.origin === "host")) {
         const file = join(folder, SKILL_FILE);
