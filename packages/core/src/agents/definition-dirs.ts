@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { matchWildcard } from "@lathe/permission";
+import { expandHome, matchWildcard } from "@lathe/permission";
 import { z } from "zod";
 import { InvalidInputError } from "../errors.js";
 import { repositoryRoot } from "./system-prompt.js";
@@ -99,8 +99,8 @@ export interface DefinitionSource {
 
 /**
  * The folders to look in, in order of precedence: each of `projectFolders` in every directory from
- * the workspace up to the repository root (nearest first), then the host's `paths` (resolved against
- * the workspace), then `userFolder` in the user's config directory (`configDir`; default
+ * the workspace up to the repository root (nearest first), then the host's `paths` (`~/` is the home
+ * directory; relative ones resolve against the workspace), then `userFolder` in the user's config directory (`configDir`; default
  * {@link defaultConfigDir}, `false` for none).
  */
 export function definitionSources(
@@ -112,7 +112,10 @@ export function definitionSources(
 ): DefinitionSource[] {
   const out: DefinitionSource[] = [];
   for (const dir of projectDirs(cwd)) for (const folder of projectFolders) out.push({ dir: join(dir, folder), origin: "project" });
-  for (const path of paths ?? []) out.push({ dir: isAbsolute(path) ? path : resolve(cwd, path), origin: "host" });
+  for (const given of paths ?? []) {
+    const path = expandHome(given);
+    out.push({ dir: isAbsolute(path) ? path : resolve(cwd, path), origin: "host" });
+  }
   const user = configDir === undefined ? defaultConfigDir() : configDir;
   if (user !== false) out.push({ dir: join(user, userFolder), origin: "user" });
   return out;
