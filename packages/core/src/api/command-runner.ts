@@ -57,7 +57,8 @@ export async function commandPrompt(
     const result = await bash.execute({ command: cmd, description: `/${command.name}: ${cmd}` }, context);
     return result.output;
   });
-  const model = command.model === undefined ? undefined : resolveModel(rt, command.model);
+  // A subtask's subagent answers with its own model: the command's model is for commands answered here.
+  const model = command.model === undefined || command.subtask ? undefined : resolveModel(rt, command.model);
   const own: PromptOptions = { ...options, agent, ...(model && !options.model ? { model } : {}) };
   if (!command.subtask) return { input: text, options: own };
   const subagent = command.agent ?? DEFAULT_SUBAGENT;
