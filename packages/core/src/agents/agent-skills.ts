@@ -18,14 +18,14 @@ export class AgentSkills {
     private readonly agents: AgentRegistry,
     private readonly ruleset: (agent: string) => Ruleset,
   ) {
-    this.tool = createSkillTool((agent) => this.forAgent(agent));
+    this.tool = createSkillTool(async (agent) => this.forAgent(agent));
   }
 
   /** The skills `agent` may load, sorted by name. */
-  async forAgent(agent: string): Promise<Skill[]> {
+  forAgent(agent: string): Skill[] {
     const definition = this.agents.get(agent);
     const rules = this.ruleset(agent);
-    const { skills } = await this.catalog.discover();
+    const { skills } = this.catalog.discover();
     return skills.filter((s) => isEnabled(s.name, definition.skills) && evaluate("skill", s.name, rules).action !== "deny");
   }
 
@@ -34,9 +34,9 @@ export class AgentSkills {
    * added — or nothing added when the agent has no skills, its tools switch `skill` off, or the host
    * has a tool of that name.
    */
-  async forTurn(agent: string, tools: ReadonlyMap<string, Tool>): Promise<{ section: string | undefined; tools: ReadonlyMap<string, Tool> }> {
+  forTurn(agent: string, tools: ReadonlyMap<string, Tool>): { section: string | undefined; tools: ReadonlyMap<string, Tool> } {
     if (tools.has("skill") || this.agents.get(agent).tools?.skill === false) return { section: undefined, tools };
-    const skills = await this.forAgent(agent);
+    const skills = this.forAgent(agent);
     if (skills.length === 0) return { section: undefined, tools };
     return { section: skillsSection(skills), tools: new Map([...tools, ["skill", this.tool]]) };
   }

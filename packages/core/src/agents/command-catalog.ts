@@ -101,15 +101,15 @@ export class CommandCatalog {
    * (nearest first; in each directory `.lathe/commands`, `.claude/commands`, `.opencode/command`),
    * then the host's `paths`, then the user's config directory. The first of a name wins.
    */
-  async discover(): Promise<CommandDiscovery> {
+  discover(): CommandDiscovery {
     const commands = new Map<string, Command>();
     const problems: DefinitionProblem[] = [];
     for (const command of this.defined) commands.set(command.name, command);
     const { cwd, configDir, commands: options } = this.options;
     for (const source of definitionSources(cwd, COMMAND_FOLDERS, options?.paths, configDir, "commands")) {
-      for (const file of await markdownFiles(source.dir, 0)) {
+      for (const file of markdownFiles(source.dir, 0)) {
         const name = commandName(source.dir, file);
-        const found = await this.parsed.get(file, `${source.origin}:${name}`, () => readCommand(file, name, source.origin));
+        const found = this.parsed.get(file, `${source.origin}:${name}`, () => readCommand(file, name, source.origin));
         if (found instanceof DefinitionFileError) {
           problems.push({ kind: "invalid", path: found.path, message: found.message });
           continue;
@@ -135,22 +135,22 @@ function commandName(dir: string, file: string): string {
 }
 
 /** The `.md` files under `dir`, sorted, sub-folders included down to a small depth. */
-async function markdownFiles(dir: string, depth: number): Promise<string[]> {
+function markdownFiles(dir: string, depth: number): string[] {
   const out: string[] = [];
-  for (const name of await sortedEntries(dir)) {
+  for (const name of sortedEntries(dir)) {
     const path = join(dir, name);
-    const kind = await kindOf(path);
+    const kind = kindOf(path);
     if (kind === "file" && /\.md$/i.test(name)) out.push(path);
-    else if (kind === "directory" && depth < MAX_DEPTH && !name.startsWith(".")) out.push(...(await markdownFiles(path, depth + 1)));
+    else if (kind === "directory" && depth < MAX_DEPTH && !name.startsWith(".")) out.push(...markdownFiles(path, depth + 1));
   }
   return out;
 }
 
 /** Reads and checks one command file; throws a {@link DefinitionFileError} for one that cannot be used. */
-export async function readCommand(file: string, name: string, origin: DefinitionOrigin): Promise<Command> {
+export function readCommand(file: string, name: string, origin: DefinitionOrigin): Command {
   const bad = nameProblem(name);
   if (bad) throw new DefinitionFileError(file, bad);
-  const { data, body } = splitFrontMatter(file, await readDefinitionFile(file));
+  const { data, body } = splitFrontMatter(file, readDefinitionFile(file));
   const fields = parseFields(file, CommandFrontMatter, data);
   return {
     name,

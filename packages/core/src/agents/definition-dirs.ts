@@ -1,4 +1,4 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { expandHome, matchWildcard } from "@lathe/permission";
@@ -65,14 +65,19 @@ export function defaultConfigDir(): string {
 }
 
 /** The entries of a directory, sorted by name (so discovery is the same on every file system); none when it does not exist. */
-export async function sortedEntries(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+export function sortedEntries(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
   return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** What a path is (following symbolic links), or undefined when it does not exist. */
-export async function kindOf(path: string): Promise<"file" | "directory" | undefined> {
-  const info = await stat(path).catch(() => undefined);
+export function kindOf(path: string): "file" | "directory" | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
   return info?.isFile() ? "file" : info?.isDirectory() ? "directory" : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { looksBinary } from "@lathe/tools";
 import { parse, YAMLError } from "yaml";
 import type { z } from "zod";
@@ -28,15 +28,20 @@ const CLOSING = /^---[ \t]*$/m;
 
 /**
  * Reads a markdown definition file as text: refuses one over `maxBytes`, one that looks binary, and
- * one that is not valid UTF-8, with a {@link DefinitionFileError} saying which.
+ * one that is not valid UTF-8, with a {@link DefinitionFileError} saying which. Synchronous, like the
+ * reading of instruction files: discovery reads a few small files when a turn starts, and a turn's
+ * set-up stays one uninterrupted piece of work.
  */
-export async function readDefinitionFile(path: string, maxBytes = MAX_DEFINITION_BYTES): Promise<string> {
-  const info = await stat(path).catch((error: unknown) => {
+export function readDefinitionFile(path: string, maxBytes = MAX_DEFINITION_BYTES): string {
+  let info;
+  try {
+    info = statSync(path);
+  } catch (error) {
     throw new DefinitionFileError(path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
-  });
+  }
   if (!info.isFile()) throw new DefinitionFileError(path, "is not a file");
   if (info.size > maxBytes) throw new DefinitionFileError(path, `is ${info.size} bytes, over the limit of ${maxBytes}`);
-  const bytes = await readFile(path);
+  const bytes = readFileSync(path);
   if (looksBinary(bytes.subarray(0, 8192))) throw new DefinitionFileError(path, "is a binary file, not markdown");
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -87,14 +92,14 @@ export class DefinitionFileCache<T> {
   private readonly entries = new Map<string, { key: string; result: T | DefinitionFileError }>();
 
   /** The file parsed by `load` (or its error); `variant` is what else the result depends on (its origin, its name). */
-  async get(file: string, variant: string, load: () => Promise<T>): Promise<T | DefinitionFileError> {
-    const info = await stat(file).catch(() => undefined);
+  get(file: string, variant: string, load: () => T): T | DefinitionFileError {
+    const info = statSync(file, { throwIfNoEntry: false });
     const key = info ? `${info.mtimeMs}:${info.size}:${variant}` : "missing";
     const hit = this.entries.get(file);
     if (hit?.key === key) return hit.result;
     let result: T | DefinitionFileError;
     try {
-      result = await load();
+      result = load();
     } catch (error) {
       result = error instanceof DefinitionFileError ? error : new DefinitionFileError(file, String(error));
     }

@@ -71,15 +71,15 @@ export class SkillCatalog {
    * user's config directory. The first skill of a name wins; later ones are reported as clashes.
    * Switched-off skills are left out.
    */
-  async discover(): Promise<SkillDiscovery> {
+  discover(): SkillDiscovery {
     const skills = new Map<string, Skill>();
     const problems: DefinitionProblem[] = [];
     const { cwd, configDir, skills: options } = this.options;
     for (const source of definitionSources(cwd, SKILL_FOLDERS, options?.paths, configDir, "skills")) {
       // A host path may be one skill's folder rather than a folder of skills.
-      for (const folder of await skillFolders(source.dir, source.origin === "host")) {
+      for (const folder of skillFolders(source.dir, source.origin === "host")) {
         const file = join(folder, SKILL_FILE);
-        const found = await this.parsed.get(file, source.origin, () => readSkill(file, folder, source.origin));
+        const found = this.parsed.get(file, source.origin, () => readSkill(file, folder, source.origin));
         if (found instanceof DefinitionFileError) {
           problems.push({ kind: "invalid", path: found.path, message: found.message });
           continue;
@@ -99,19 +99,19 @@ export class SkillCatalog {
 }
 
 /** The skill folders under `dir`: `dir` itself when `single` and it holds a `SKILL.md`, else its sub-folders that do. */
-async function skillFolders(dir: string, single?: boolean): Promise<string[]> {
-  if (single && (await kindOf(join(dir, SKILL_FILE))) === "file") return [dir];
+function skillFolders(dir: string, single?: boolean): string[] {
+  if (single && kindOf(join(dir, SKILL_FILE)) === "file") return [dir];
   const out: string[] = [];
-  for (const name of await sortedEntries(dir)) {
+  for (const name of sortedEntries(dir)) {
     const folder = join(dir, name);
-    if ((await kindOf(join(folder, SKILL_FILE))) === "file") out.push(folder);
+    if (kindOf(join(folder, SKILL_FILE)) === "file") out.push(folder);
   }
   return out;
 }
 
 /** Reads and checks one `SKILL.md`; throws a {@link DefinitionFileError} for one that cannot be used. */
-export async function readSkill(file: string, directory: string, origin: DefinitionOrigin): Promise<Skill> {
-  const { data } = splitFrontMatter(file, await readDefinitionFile(file));
+export function readSkill(file: string, directory: string, origin: DefinitionOrigin): Skill {
+  const { data } = splitFrontMatter(file, readDefinitionFile(file));
   const fields = parseFields(file, SkillFrontMatter, data);
   const name = fields.name ?? directory.split(/[\\/]/).pop()!;
   const bad = nameProblem(name);
@@ -120,6 +120,6 @@ export async function readSkill(file: string, directory: string, origin: Definit
 }
 
 /** The instructions of a skill (its `SKILL.md` after the front matter), read now. */
-export async function skillInstructions(skill: Skill): Promise<string> {
-  return splitFrontMatter(skill.path, await readDefinitionFile(skill.path)).body.trim();
+export function skillInstructions(skill: Skill): string {
+  return splitFrontMatter(skill.path, readDefinitionFile(skill.path)).body.trim();
 }

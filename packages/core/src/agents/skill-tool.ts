@@ -39,7 +39,7 @@ export function createSkillTool(skillsFor: SkillsForAgent): Tool<typeof SkillPar
         throw new Error(`There is no skill named "${args.name}".${names.length ? ` Available skills: ${names.join(", ")}.` : " No skills are available."}`);
       }
       await ctx.ask({ permission: "skill", patterns: [skill.name], always: [skill.name], metadata: { name: skill.name, path: skill.path } });
-      const instructions = await skillInstructions(skill);
+      const instructions = skillInstructions(skill);
       const files = await listSkillFiles(skill.directory);
       const listing = files.paths.map((p) => join(skill.directory, p)).join("\n");
       const more = files.more ? `\n(… and more files; list the folder to see them all)` : "";

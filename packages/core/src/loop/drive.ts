@@ -47,7 +47,7 @@ export async function drive(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
-  const plan = await planTurn(rt, writer, session, options, signal);
+  const plan = planTurn(rt, writer, session, options, signal);
   try {
     let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
     for (let step = 1; !stop; step++) {

@@ -48,11 +48,11 @@ export interface TurnPlan {
  * prompt (with the agent's skills and, in plan mode, the plan agent's instructions), tools (with the
  * `skill` tool when the agent has skills), budget, context.
  */
-export async function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): Promise<TurnPlan> {
+export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
   const { model, ref } = options.model ? { model: options.model, ref: modelRef(options.model) } : rt.modelFor(agentName);
-  const skills = await rt.skills.forTurn(agentName, rt.toolsFor(agentName));
+  const skills = rt.skills.forTurn(agentName, rt.toolsFor(agentName));
   // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
   // for the chat.system hooks to change.
   const baseSystem = buildSystemPrompt({
