@@ -64,6 +64,15 @@ describe("evaluateWithMode", () => {
     expect(evaluateWithMode("acceptEdits", "edit", "a/b.ts", rules).action).toBe("allow");
   });
 
+  it("checks other spellings of a command: their deny holds in every mode, their ask only where the mode asks", () => {
+    const rules = fromConfig({ bash: { "*": "allow", "/usr/bin/*": "deny", "sudo *": "ask" } });
+    for (const mode of PermissionMode.options) {
+      expect(evaluateWithMode(mode, "bash", "rm x", rules, PLAN, ["/usr/bin/rm x"]).action).toBe("deny");
+    }
+    expect(evaluateWithMode("default", "bash", "ls", rules, PLAN, ["sudo ls"])).toMatchObject({ action: "ask", pattern: "sudo ls" });
+    expect(evaluateWithMode("bypass", "bash", "ls", rules, PLAN, ["sudo ls"])).toMatchObject({ action: "allow", pattern: "ls" });
+  });
+
   it("plan without a plan ruleset still denies edits", () => {
     expect(evaluateWithMode("plan", "edit", "a.ts", BUILD).action).toBe("deny");
   });
