@@ -62,6 +62,8 @@ describe("evaluateWithMode", () => {
     expect(evaluateWithMode("acceptEdits", "edit", "../outside.ts", rules).action).toBe("ask");
     expect(evaluateWithMode("acceptEdits", "edit", "C:/x.ts", rules).action).toBe("ask");
     expect(evaluateWithMode("acceptEdits", "edit", "a/b.ts", rules).action).toBe("allow");
+    expect(evaluateWithMode("acceptEdits", "edit", ".git/hooks/pre-commit", rules).action).toBe("ask");
+    expect(evaluateWithMode("acceptEdits", "edit", "vendor/lib/.git/config", rules).action).toBe("ask");
   });
 
   it("checks other spellings of a command: their deny holds in every mode, their ask only where the mode asks", () => {

@@ -59,12 +59,14 @@ function granted(base: Evaluation, pattern: string): Evaluation {
 }
 
 /**
- * Whether an `edit` pattern names a file inside the workspace: tools ask with workspace-relative paths
- * inside it and absolute ones outside (see the tools' `permissionPath`).
+ * Whether an `edit` pattern names a file of the workspace that `acceptEdits` may allow: tools ask with
+ * workspace-relative paths inside it and absolute ones outside (see the tools' `permissionPath`).
+ * Paths in a `.git` folder are left to the rules: a hook or config entry written there runs as code.
  */
 function isWorkspacePath(pattern: string): boolean {
   if (pattern === "" || pattern.startsWith("/") || pattern.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(pattern)) return false;
-  return !pattern.split(/[\\/]/).includes("..");
+  const segments = pattern.split(/[\\/]/);
+  return !segments.includes("..") && !segments.includes(".git");
 }
 
 const PLAN_FALLBACK: readonly Rule[] = Object.freeze([Object.freeze({ permission: "edit", pattern: "*", action: "deny" as const })]);
