@@ -20,7 +20,14 @@ export type {
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
 export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError } from "./errors.js";
 export type { PermissionRules } from "./agents/agent-permissions.js";
-export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
+export { DeniedError, RejectedError, CorrectedError, NotFoundError, PermissionMode } from "@lathe/permission";
+export { SkillCatalog, SkillFrontMatter, SKILL_FOLDERS, SKILL_FILE, type Skill, type SkillDiscovery, type SkillsOptions } from "./agents/skill-catalog.js";
+export { CommandCatalog, CommandFrontMatter, COMMAND_FOLDERS, type Command, type CommandConfig, type CommandDiscovery, type CommandsOptions } from "./agents/command-catalog.js";
+export { expandTemplate, splitArguments, shellQuote, commandArguments, type CommandArguments } from "./agents/command-template.js";
+export { createSkillTool, skillsSection, listSkillFiles, SKILL_FILE_LIMIT, type SkillsForAgent } from "./agents/skill-tool.js";
+export { MAX_DEFINITION_BYTES, DefinitionFileError, splitFrontMatter, readDefinitionFile, type FrontMatterDocument } from "./agents/front-matter.js";
+export type { DefinitionOrigin, DefinitionProblem, Enablement } from "./agents/definition-dirs.js";
+export type { SkillsApi, CommandsApi } from "./agent.js";
 export { tokensFromUsage, costOf } from "./context/usage.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./context/model-facts.js";
 export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";

@@ -11,7 +11,7 @@ export { TokenUsage, emptyTokens, addTokens, subtractTokens, totalTokens } from 
 export { usageOfParts, type PartsUsage } from "./message-usage.js";
 export { MessageError } from "./error.js";
 export { Session, StoredRule, StoredPermissionRequest, Todo, RevertState, Limits } from "./session.js";
-export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason } from "./message.js";
+export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason, PermissionModeName } from "./message.js";
 export {
   TextPart,
   ReasoningPart,

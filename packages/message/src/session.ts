@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionModeName } from "./message.js";
 import { TokenUsage } from "./usage.js";
 
 /** A permission rule remembered with a session (an `always` answer). */
@@ -102,6 +103,8 @@ export const Session = z.object({
     })
     .optional(),
   todos: z.array(Todo).optional(),
+  /** The session's permission mode (`agent.sessions.setMode`); absent means the agent's. */
+  mode: PermissionModeName.optional(),
   /** Free-form data a host attaches to the session. */
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

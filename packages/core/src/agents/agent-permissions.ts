@@ -2,10 +2,12 @@ import {
   agentRuleset,
   CorrectedError,
   evaluate,
+  evaluateWithMode,
   fromConfig,
   PermissionService,
   RejectedError,
   type PermissionConfig,
+  type PermissionMode,
   type PermissionRequest,
   type Reply,
   type Rule,
@@ -58,6 +60,8 @@ export class AgentPermissions implements PermissionGate {
    */
   private readonly answeredRestored = new Map<string, Set<string>>();
   private readonly global: Ruleset;
+  /** The mode in force per session (set when a turn starts and by `sessions.setMode`); absent means `default`. */
+  private readonly modes = new Map<string, PermissionMode>();
 
   constructor(
     private readonly options: {
@@ -140,19 +144,31 @@ export class AgentPermissions implements PermissionGate {
       ...(input.opaque ? { opaque: true } : {}),
       ruleset: this.ruleset(input.agent),
       signal: input.signal,
+      mode: this.modeOf(input.sessionID),
+      planRuleset: this.ruleset("plan"),
     });
   }
 
-  /** Decides a request by the agent's rules and the session's approvals, asking no one. */
+  /** Decides a request by the agent's rules, the session's mode and its approvals, asking no one. */
   check(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask" {
     const rules = this.ruleset(input.agent);
     let outcome: "allow" | "ask" = "allow";
     for (const pattern of input.patterns) {
-      const action = evaluate(input.permission, pattern, rules).action;
+      const action = evaluateWithMode(this.modeOf(input.sessionID), input.permission, pattern, rules, this.ruleset("plan")).action;
       if (action === "deny") return "deny";
       if (action === "ask" && evaluate(input.permission, pattern, this.service.approved(input.sessionID)).action !== "allow") outcome = "ask";
     }
     return outcome;
+  }
+
+  /** Puts a session's asks under a permission mode from now on (a running turn's next asks included). */
+  setMode(sessionID: string, mode: PermissionMode): void {
+    this.modes.set(sessionID, mode);
+  }
+
+  /** The permission mode a session's asks are decided under now. */
+  modeOf(sessionID: string): PermissionMode {
+    return this.modes.get(sessionID) ?? "default";
   }
 
   /**

@@ -53,7 +53,9 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
   host.parents.set(child.id, input.parentSessionID);
   input.onStart?.(child.id);
   try {
-    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal });
+    // The child works under the parent's mode: a plan-mode turn cannot edit through a subagent.
+    const mode = host.runtime.permissions.modeOf(input.parentSessionID);
+    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal, mode });
     // Roll the child's usage (its own and its subagents') up into the parent session.
     const after = (await storage.getSession(child.id))?.usage ?? before;
     await host.runtime.updater.update(input.parentSessionID, (parent) => {

@@ -23,6 +23,9 @@ import type { ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
 import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, cancelCalls, newAnswer, sessionDataDir } from "./turn-common.js";
 import { drive } from "./drive.js";
+import { activeMode, enterMode } from "./turn-mode.js";
+import { subtaskCalls } from "./command-subtask.js";
+import { modelRef } from "../context/model-info.js";
 
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
 export type TurnRequest =
@@ -165,8 +168,11 @@ async function answer(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const agentName = options.agent ?? DEFAULT_AGENT;
-  const { ref } = rt.modelFor(agentName);
+  const { ref } = options.model ? { ref: modelRef(options.model) } : rt.modelFor(agentName);
   const user = userMessage(session.id, agentName, input, options);
+  user.info.mode = activeMode(rt, session, options.mode);
+  if (options.model) user.info.model = ref;
+  enterMode(rt, session.id, user.info.mode, user.info.id);
   await inlineLocalFiles(user.parts);
   // References are expanded in what the user typed: the prompt string, or each text part given (not
   // synthetic ones), a file or agent named twice expanded once.
@@ -206,7 +212,7 @@ async function answer(
     fail(rt, recorder, toMessageError(hookError));
     return finishTurn(rt, writer, recorder, signal);
   }
-  return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
+  return drive(rt, writer, session, [...history, user], recorder, subtaskCalls(rt, recorder, user.parts, agentName), options, signal);
 }
 
 /**
@@ -227,6 +233,8 @@ async function resume(
     throw new NothingToResumeError(session.id);
   }
   rt.permissions.restore(session);
+  const asked = history.findLast((m) => m.info.role === "user")?.info;
+  enterMode(rt, session.id, activeMode(rt, session, options.mode ?? (asked?.role === "user" ? asked.mode : undefined)));
   const info = last.info;
   const waiting = rt.permissions.takeResumableCalls(session);
   const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event), last.parts);
@@ -263,7 +271,7 @@ async function inlineLocalFiles(parts: Part[]): Promise<void> {
  * A tool context for reading the files a prompt references. Reads go through the agent's rules like
  * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
  */
-function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
+export function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
   return {
     sessionID,
     messageID,
@@ -312,7 +320,9 @@ function userMessage(
   const parts: Part[] = items.map((item) =>
     item.type === "text"
       ? { ...base(), type: "text", text: item.text, ...(item.synthetic ? { synthetic: true } : {}) }
-      : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
+      : item.type === "subtask"
+        ? { ...base(), type: "subtask", agent: item.agent, description: item.description, prompt: item.prompt }
+        : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
   );
   return { info, parts };
 }

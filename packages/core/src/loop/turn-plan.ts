@@ -12,6 +12,8 @@ import { runToolCalls, type ToolCall, type ToolRunOutcome } from "./tool-runner.
 import type { AgentDefinition } from "../agents/registry.js";
 import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
 import { relieveOverflow } from "./overflow-relief.js";
+import { turnInstructions } from "./turn-mode.js";
+import { modelRef } from "../context/model-info.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -41,11 +43,16 @@ export interface TurnPlan {
   compaction: CompactionContext;
 }
 
-/** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */
+/**
+ * Works out, once, what the turn's steps need: agent, model (the prompt's, else the agent's), system
+ * prompt (with the agent's skills and, in plan mode, the plan agent's instructions), tools (with the
+ * `skill` tool when the agent has skills), budget, context.
+ */
 export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
-  const { model, ref } = rt.modelFor(agentName);
+  const { model, ref } = options.model ? { model: options.model, ref: modelRef(options.model) } : rt.modelFor(agentName);
+  const skills = rt.skills.forTurn(agentName, rt.toolsFor(agentName));
   // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
   // for the chat.system hooks to change.
   const baseSystem = buildSystemPrompt({
@@ -54,10 +61,11 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     agentPrompt: definition.prompt,
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
-    system: options.system,
+    system: turnInstructions(rt, session.id, options.system),
     diagnostics: rt.options.lsp?.prompt(),
+    skills: skills.section,
   });
-  const offered = rt.toolsFor(agentName);
+  const offered = skills.tools;
   const budget = sessionBudget(rt, session, options.limits);
   rt.budgets.set(session.id, budget);
   return {
