@@ -81,9 +81,10 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
 }
 
 /** Runs tool calls of the message the turn is writing, with the agent's rules, hooks and session state. */
-export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Promise<ToolRunOutcome> {
+export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], beforeChange?: () => Promise<unknown>): Promise<ToolRunOutcome> {
   const { rt, session, signal } = plan;
   return runToolCalls(calls, {
+    ...(beforeChange ? { beforeChange } : {}),
     recorder: turn.recorder,
     gate: rt.permissions,
     agent: plan.agentName,
