@@ -5,7 +5,7 @@
 // one walk of the tree; the engine looks at the size of just those, and hands git the exact paths
 // to record. An unchanged tree therefore costs one directory walk, about what `git status` costs,
 // and the shadow index keeps the stat data that makes the next run as cheap.
-import { lstat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { writeExcludeFile } from "./exclude-file.js";
 import type { ShadowRepository } from "./shadow-repository.js";
@@ -13,6 +13,7 @@ import { freshState, loadState, saveState } from "./snapshot-state.js";
 import { fileStamp, workspaceExcludeFile } from "./workspace-excludes.js";
 import { splitNul } from "./git-lines.js";
 import { recordPaths, removeFromIndex } from "./shadow-index.js";
+import { seedFromWorkspace } from "./workspace-seed.js";
 
 /** How many files are looked at concurrently. */
 const STAT_BATCH = 256;
@@ -25,6 +26,8 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
   await repo.ensureCreated();
   const stored = await loadState(repo.gitDir);
   const state = stored ?? freshState();
+  // A new shadow repository of a git workspace starts from the workspace's index and objects.
+  const seeded = !stored && !(await exists(join(repo.gitDir, "index"))) && (await seedFromWorkspace(repo, maxFileSize));
   // The exclude file must be right before git lists anything (a first run, an edited or lost file).
   await writeExcludeFile(repo.gitDir, state.largeFiles, repo.selfExcludePattern());
   const listed = splitNul(await repo.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]));
@@ -43,7 +46,7 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
 
   // Files recorded before an ignore rule covered them leave the snapshot once the rules change.
   const excludeStamp = await fileStamp(await workspaceExcludeFile(repo.workTree));
-  if (excludeStamp !== state.excludeStamp || additions.some((path) => basename(path) === ".gitignore") || removals.some((path) => basename(path) === ".gitignore")) {
+  if (seeded || excludeStamp !== state.excludeStamp || additions.some((path) => basename(path) === ".gitignore") || removals.some((path) => basename(path) === ".gitignore")) {
     const ignored = splitNul(await repo.git(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]));
     await removeFromIndex(repo, ignored);
   }
@@ -71,4 +74,8 @@ async function judge(workTree: string, paths: string[], maxFileSize: number): Pr
     });
   }
   return verdicts;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
 }
