@@ -25,6 +25,70 @@ export interface ToModelMessagesOptions {
    * that produced them; without this option they are never replayed.
    */
   model?: ModelRef;
+  /**
+   * Reuses the conversion of steps seen in an earlier call (see {@link ModelMessageCache}): a loop
+   * that sends a growing history again each step then converts only the steps that changed.
+   */
+  cache?: ModelMessageCache;
+}
+
+interface CachedSegment {
+  replay: boolean;
+  /** Each part of the step and the fields of it that may change in place, flattened. */
+  keys: unknown[];
+  out: ModelMessage[];
+}
+
+/** How many values {@link segmentKeys} records per part. */
+const KEYS_PER_PART = 6;
+
+/**
+ * Remembers the model messages each step of an assistant message became, so converting a history
+ * again after it grew by a step converts only that step. A step is reused only while its parts are
+ * the same objects with the same text, state, flags and metadata; anything changed is converted
+ * again. Keep one per conversation (entries go with their parts).
+ */
+export class ModelMessageCache {
+  private readonly segments = new WeakMap<Part, CachedSegment>();
+
+  /** The messages of `parts[start, end)`, converted or remembered. */
+  segment(parts: Part[], start: number, end: number, replay: boolean): ModelMessage[] {
+    const cached = this.segments.get(parts[start]!);
+    if (cached && cached.replay === replay && sameKeys(cached.keys, parts, start, end)) return cached.out;
+    const out = segmentMessages(parts, start, end, replay);
+    this.segments.set(parts[start]!, { replay, keys: segmentKeys(parts, start, end), out });
+    return out;
+  }
+}
+
+function keyOf(part: Part, index: number): unknown {
+  const fields = part as Partial<Record<"text" | "ignored" | "providerMetadata" | "state" | "url", unknown>>;
+  switch (index) {
+    case 0:
+      return part;
+    case 1:
+      return fields.text;
+    case 2:
+      return fields.ignored;
+    case 3:
+      return fields.providerMetadata;
+    case 4:
+      return fields.state;
+    default:
+      return fields.url;
+  }
+}
+
+function segmentKeys(parts: Part[], start: number, end: number): unknown[] {
+  const keys: unknown[] = [];
+  for (let i = start; i < end; i++) for (let k = 0; k < KEYS_PER_PART; k++) keys.push(keyOf(parts[i]!, k));
+  return keys;
+}
+
+function sameKeys(keys: unknown[], parts: Part[], start: number, end: number): boolean {
+  if (keys.length !== (end - start) * KEYS_PER_PART) return false;
+  for (let i = start, at = 0; i < end; i++) for (let k = 0; k < KEYS_PER_PART; k++, at++) if (keys[at] !== keyOf(parts[i]!, k)) return false;
+  return true;
 }
 
 /** A referenced file (`@path`) of these types travels as the synthetic text written beside it. */
@@ -48,7 +112,7 @@ export function toModelMessages(messages: MessageWithParts[], options: ToModelMe
       const user = userMessage(info, parts);
       if (user) out.push(user);
     } else {
-      out.push(...assistantMessages(info, parts, options.model));
+      out.push(...assistantMessages(info, parts, options.model, options.cache));
     }
   }
   return out;
@@ -128,25 +192,28 @@ function producedContent(parts: Part[]): boolean {
 
 type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 
-function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRef | undefined): ModelMessage[] {
+function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRef | undefined, cache: ModelMessageCache | undefined): ModelMessage[] {
   if (info.error && !producedContent(parts)) return [];
-  const replayMetadata = sameModel(info, model);
+  const replay = sameModel(info, model);
   const out: ModelMessage[] = [];
-  let content: AssistantContent = [];
-  let results: ToolResultPart[] = [];
+  // Each step (from its step-start part to the next) becomes its own messages.
+  let start = 0;
+  for (let i = 1; i <= parts.length; i++) {
+    if (i < parts.length && parts[i]!.type !== "step-start") continue;
+    out.push(...(cache ? cache.segment(parts, start, i, replay) : segmentMessages(parts, start, i, replay)));
+    start = i;
+  }
+  return out;
+}
 
-  const flush = () => {
-    if (content.length > 0) out.push({ role: "assistant", content });
-    if (results.length > 0) out.push({ role: "tool", content: results } satisfies ToolModelMessage);
-    content = [];
-    results = [];
-  };
-
-  for (const part of parts) {
+/** One step's parts as an assistant message and, when it called tools, a tool message with their results. */
+function segmentMessages(parts: Part[], start: number, end: number, replayMetadata: boolean): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  const content: AssistantContent = [];
+  const results: ToolResultPart[] = [];
+  for (let i = start; i < end; i++) {
+    const part = parts[i]!;
     switch (part.type) {
-      case "step-start":
-        flush();
-        break;
       case "text":
         if (part.text !== "" && !part.ignored) {
           content.push({
@@ -182,7 +249,8 @@ function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRe
         break;
     }
   }
-  flush();
+  if (content.length > 0) out.push({ role: "assistant", content });
+  if (results.length > 0) out.push({ role: "tool", content: results } satisfies ToolModelMessage);
   return out;
 }
 

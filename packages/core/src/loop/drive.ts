@@ -129,7 +129,8 @@ async function requestStep(
   before: StepTree,
 ): Promise<{ streamed: StepStream; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
-  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
+  // Steps converted for an earlier request are reused: each request converts only what changed.
+  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref, cache: plan.messageCache });
   if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
   const params: ChatParams = {
     ...optional("temperature", definition.temperature ?? rt.options.temperature),

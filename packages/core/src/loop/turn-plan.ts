@@ -1,5 +1,5 @@
-import { tool as aiTool, type ToolSet, type LanguageModel } from "ai";
-import { type ModelRef, type Session } from "@lathe/message";
+import { asSchema, tool as aiTool, type ToolSet, type LanguageModel } from "ai";
+import { ModelMessageCache, type ModelRef, type Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { BudgetTracker } from "../context/budget.js";
 import { type CompactionContext } from "./compaction.js";
@@ -38,6 +38,8 @@ export interface TurnPlan {
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
+  /** The model messages of steps already sent, so each request converts only the newest. */
+  messageCache: ModelMessageCache;
 }
 
 /** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */
@@ -77,6 +79,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     contextWindow: rt.facts(ref).contextWindow,
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
+    messageCache: new ModelMessageCache(),
   };
 }
 
@@ -116,9 +119,22 @@ export function instructionList(rt: AgentRuntime): string[] {
   return given === undefined ? [] : Array.isArray(given) ? given : [given];
 }
 
+/**
+ * The AI SDK's view of each tool, made once per tool: the SDK wraps a bare zod schema anew on every
+ * request and converts it to JSON Schema each time, while a wrapped one keeps its conversion.
+ */
+const sdkTools = new WeakMap<Tool, ToolSet[string]>();
+
 export function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
   const set: ToolSet = {};
-  // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
-  for (const [name, tool] of tools) set[name] = aiTool({ description: tool.description, inputSchema: tool.parameters as never });
+  for (const [name, tool] of tools) {
+    let sdkTool = sdkTools.get(tool);
+    if (!sdkTool || sdkTool.description !== tool.description) {
+      // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
+      sdkTool = aiTool({ description: tool.description, inputSchema: asSchema(tool.parameters as never) });
+      sdkTools.set(tool, sdkTool);
+    }
+    set[name] = sdkTool;
+  }
   return set;
 }

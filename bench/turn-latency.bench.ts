@@ -1,0 +1,266 @@
+// What Lathe adds to a turn, with a scripted model that answers at once (so every millisecond is
+// Lathe's), each figure next to its baseline in the same run:
+// - first-token overhead with the defaults (SQLite + snapshots) in a 5,000-file git workspace, on a
+//   fresh agent's first prompt and on later prompts, over `streamText` alone;
+// - the first snapshot of a 20,000-file git workspace ÷ `git status`;
+// - per-step overhead of the defaults over memory storage without snapshots (300 files);
+// - a 200-step scripted session ÷ the AI SDK's `ToolLoopAgent` on the same script;
+// - a 1,000-step session: its last 100 steps ÷ its first 100;
+// - 100,000 deltas streamed through the agent ÷ the AI SDK delivering them.
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { isStepCount, streamText, tool, ToolLoopAgent } from "ai";
+import { z } from "zod";
+import { createAgent, Snapshots, type AgentEvent } from "@lathe/core";
+import { mockModel, type MockTurn } from "@lathe/mock";
+import { MemoryStorage, SqliteStorage } from "@lathe/storage";
+import { defineTool } from "@lathe/tools";
+import { medianMs, report } from "./lib/report.ts";
+
+const run = promisify(execFile);
+const root = mkdtempSync(path.join(tmpdir(), "lathe-bench-turn-"));
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@example.invalid",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@example.invalid",
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+let dirs = 0;
+const freshDir = (name: string) => {
+  const dir = path.join(root, `${name}-${dirs++}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** A git repository of `files` committed source files (25 per directory, 20 directories per package). */
+async function gitWorkspace(files: number): Promise<string> {
+  const workspace = freshDir(`ws${files}`);
+  let made = 0;
+  for (let a = 0; made < files; a++) {
+    for (let b = 0; b < 20 && made < files; b++) {
+      const dir = path.join(workspace, `pkg${a}`, `mod${b}`);
+      mkdirSync(dir, { recursive: true });
+      for (let c = 0; c < 25 && made < files; c++, made++) {
+        const lines = Array.from({ length: 30 }, (_, i) => `export const v${i} = ${made * i}; // file ${made} line ${i}`);
+        writeFileSync(path.join(dir, `file${c}.ts`), lines.join("\n"));
+      }
+    }
+  }
+  writeFileSync(path.join(workspace, ".gitignore"), "*.log\n");
+  const git = (...args: string[]) => run("git", args, { cwd: workspace, env: gitEnv, maxBuffer: 64 * 1024 * 1024 });
+  await git("init", "-q");
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "bench tree");
+  await git("status", "--porcelain"); // the first status after a commit rewrites the index
+  return workspace;
+}
+
+const noopSchema = z.object({ step: z.number() });
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  parameters: noopSchema,
+  readOnly: true,
+  async execute() {
+    return { title: "noop", output: "ok" };
+  },
+});
+
+/** `steps` steps of `deltas` 4-character deltas and one tool call each, then a short answer. */
+function script(steps: number, deltas: number): MockTurn[] {
+  const turns: MockTurn[] = [];
+  for (let i = 0; i < steps; i++) turns.push({ text: "abcd".repeat(deltas), toolCalls: [{ name: "noop", input: { step: i } }], usage: { input: 100, output: 50 } });
+  turns.push({ text: "done", usage: { input: 100, output: 1 } });
+  return turns;
+}
+
+const ANSWER: MockTurn = { text: "Hello! ".repeat(20), usage: { input: 10, output: 20 } };
+
+// ---- first token --------------------------------------------------------------------------------
+
+/** Milliseconds from `streamText()` to its first text delta, the model answering at once. */
+async function streamTextFirstToken(): Promise<number> {
+  const model = mockModel([ANSWER], { chunkSize: 4 });
+  const start = performance.now();
+  const result = streamText({ model, instructions: "You are a test.", messages: [{ role: "user", content: "hi" }], maxRetries: 0 });
+  let first = 0;
+  for await (const part of result.stream) if (part.type === "text-delta" && first === 0) first = performance.now() - start;
+  return first;
+}
+
+/** Milliseconds from `agent.prompt()` to the first text delta of each of `prompts` prompts, on a fresh agent with the defaults. */
+async function latheFirstTokens(workspace: string, prompts: number): Promise<number[]> {
+  const dataDir = freshDir("data");
+  const agent = createAgent({
+    model: mockModel(Array.from({ length: prompts }, () => ANSWER), { chunkSize: 4 }),
+    cwd: workspace,
+    dataDir,
+    storage: new SqliteStorage(path.join(dataDir, "lathe.sqlite")),
+  });
+  let promptStart = 0;
+  let first = 0;
+  agent.on("*", (event: AgentEvent) => {
+    if (first === 0 && event.type === "message.part.updated" && event.delta !== undefined) first = performance.now() - promptStart;
+  });
+  const session = await agent.sessions.create();
+  const times: number[] = [];
+  for (let i = 0; i < prompts; i++) {
+    first = 0;
+    promptStart = performance.now();
+    const { info } = await agent.prompt(session.id, `hello ${i}`);
+    if (info.error) throw new Error(`prompt failed: ${JSON.stringify(info.error)}`);
+    times.push(first);
+  }
+  await agent.close();
+  return times;
+}
+
+// ---- steps ----------------------------------------------------------------------------------------
+
+/** Wall time of a scripted session, and when each step started (ms since the prompt). */
+async function latheSession(steps: number, deltas: number, defaults?: { workspace: string }): Promise<{ ms: number; stepStarts: number[] }> {
+  const dataDir = freshDir("data");
+  const agent = createAgent({
+    model: mockModel(script(steps, deltas), { chunkSize: 4 }),
+    tools: [noop],
+    instructions: "You are a test.",
+    ...(defaults ? { cwd: defaults.workspace, dataDir, storage: new SqliteStorage(path.join(dataDir, "lathe.sqlite")) } : { snapshots: false, storage: new MemoryStorage(), dataDir }),
+  });
+  const stepStarts: number[] = [];
+  let start = 0;
+  agent.on("*", (event: AgentEvent) => {
+    if (event.type === "message.part.updated" && event.part.type === "step-start" && event.delta === undefined && event.part.snapshot === undefined) stepStarts.push(performance.now() - start);
+  });
+  const session = await agent.sessions.create();
+  start = performance.now();
+  const { info } = await agent.prompt(session.id, "go");
+  const ms = performance.now() - start;
+  if (info.finish !== "stop") throw new Error(`unexpected finish ${info.finish}: ${JSON.stringify(info.error)}`);
+  await agent.close();
+  return { ms, stepStarts };
+}
+
+/** The same script through the AI SDK's own agent loop. */
+async function toolLoopAgent(steps: number, deltas: number): Promise<number> {
+  const agent = new ToolLoopAgent({
+    model: mockModel(script(steps, deltas), { chunkSize: 4 }),
+    instructions: "You are a test.",
+    tools: { noop: tool({ description: "does nothing", inputSchema: noopSchema, execute: async () => "ok" }) },
+    stopWhen: isStepCount(steps + 2),
+    maxRetries: 0,
+  });
+  const start = performance.now();
+  const result = await agent.stream({ prompt: "go" });
+  let events = 0;
+  for await (const _part of result.stream) events++;
+  if (events === 0) throw new Error("ToolLoopAgent streamed nothing");
+  return performance.now() - start;
+}
+
+// ---- streaming ------------------------------------------------------------------------------------
+
+const DELTAS = 100_000;
+async function sdkStream(): Promise<number> {
+  const model = mockModel([{ text: "x".repeat(DELTAS) }], { chunkSize: 1 });
+  const start = performance.now();
+  const result = streamText({ model, messages: [{ role: "user", content: "stream" }], maxRetries: 0 });
+  let text = "";
+  for await (const part of result.stream) if (part.type === "text-delta") text += part.text;
+  if (text.length !== DELTAS) throw new Error("short stream");
+  return performance.now() - start;
+}
+async function latheStream(): Promise<number> {
+  const dataDir = freshDir("data");
+  const agent = createAgent({ model: mockModel([{ text: "x".repeat(DELTAS) }], { chunkSize: 1 }), snapshots: false, dataDir, storage: new SqliteStorage(path.join(dataDir, "lathe.sqlite")) });
+  let deltas = 0;
+  agent.on("*", (event: AgentEvent) => {
+    if (event.type === "message.part.updated" && event.delta !== undefined) deltas++;
+  });
+  const session = await agent.sessions.create();
+  const start = performance.now();
+  const { info } = await agent.prompt(session.id, "stream");
+  const ms = performance.now() - start;
+  if (info.finish !== "stop" || deltas !== DELTAS) throw new Error(`unexpected finish ${info.finish} after ${deltas} deltas`);
+  await agent.close();
+  return ms;
+}
+
+const only = process.env.BENCH_ONLY?.split(",");
+const wants = (name: string) => !only || only.includes(name);
+const figures: Parameters<typeof report>[1] = [];
+
+try {
+  if (wants("first-token")) {
+    const ws5k = await gitWorkspace(5_000);
+    const sdkFirst = await medianMs(streamTextFirstToken, 7, 2);
+    const firstPrompts: number[] = [];
+    const laterPrompts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [first, ...later] = await latheFirstTokens(ws5k, 6);
+      firstPrompts.push(first!);
+      laterPrompts.push(...later);
+    }
+    figures.push(
+      { name: "first-token overhead, first prompt, defaults (SQLite + snapshots), 5,000-file git workspace", value: median(firstPrompts) - sdkFirst, target: "≤ 100 ms", note: `prompt → first delta ${median(firstPrompts).toFixed(1)} ms; streamText alone ${sdkFirst.toFixed(1)} ms; fresh agent, data dir and shadow repository; median of 3` },
+      { name: "first-token overhead, later prompts (same agent and session)", value: median(laterPrompts) - sdkFirst, target: "≤ 25 ms", note: `prompt → first delta ${median(laterPrompts).toFixed(1)} ms; streamText alone ${sdkFirst.toFixed(1)} ms; median of 15` },
+    );
+  }
+
+  if (wants("first-snapshot")) {
+    const ws20k = await gitWorkspace(20_000);
+    const statusMs = await medianMs(() => run("git", ["status", "--porcelain"], { cwd: ws20k, env: gitEnv, maxBuffer: 64 * 1024 * 1024 }), 7, 2);
+    const firstMs = await medianMs(() => new Snapshots({ workspace: ws20k, dataDir: freshDir("data") }).track(), 5, 1);
+    figures.push({ name: "first snapshot, 20,000-file git workspace", value: firstMs, baseline: "git status", baselineValue: statusMs, target: "≤ 2×", note: "a new shadow repository, seeded from the workspace's index and objects" });
+  }
+
+  if (wants("per-step")) {
+    const ws300 = await gitWorkspace(300);
+    const STEPS = 50;
+    const bare: number[] = [];
+    const defaults: number[] = [];
+    await latheSession(STEPS, 100);
+    await latheSession(STEPS, 100, { workspace: ws300 });
+    for (let i = 0; i < 5; i++) {
+      bare.push((await latheSession(STEPS, 100)).ms);
+      defaults.push((await latheSession(STEPS, 100, { workspace: ws300 })).ms);
+    }
+    const perStep = (median(defaults) - median(bare)) / (STEPS + 1);
+    figures.push({ name: "per-step overhead of the defaults (SQLite + snapshots) over memory without snapshots, 300-file git workspace", value: perStep, target: "≤ 15 ms", note: `${STEPS}-step session (100 deltas + 1 read-only tool call per step): ${median(defaults).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms` });
+  }
+
+  if (wants("vs-agent")) {
+    const STEPS = 200;
+    const sdkMs = await medianMs(() => toolLoopAgent(STEPS, 100), 5, 1);
+    const latheMs = await medianMs(async () => (await latheSession(STEPS, 100)).ms, 5, 1);
+    figures.push({ name: `${STEPS}-step scripted session, 100 deltas + 1 tool call per step (memory, no snapshots)`, value: latheMs, baseline: "AI SDK ToolLoopAgent", baselineValue: sdkMs, target: "≤ 1.0×" });
+  }
+
+  if (wants("long-session")) {
+    const runs: Array<{ first: number; last: number }> = [];
+    for (let i = 0; i < 3; i++) {
+      const { ms, stepStarts } = await latheSession(1_000, 100);
+      const ends = [...stepStarts.slice(1), ms];
+      runs.push({ first: ends[99]! - stepStarts[0]!, last: ends[999]! - stepStarts[900]! });
+    }
+    runs.sort((a, b) => a.last / a.first - b.last / b.first);
+    const mid = runs[1]!;
+    figures.push({ name: "1,000-step session: last 100 steps", value: mid.last, baseline: "its first 100 steps", baselineValue: mid.first, target: "≤ 1.1×", note: "memory, no snapshots, 100 deltas + 1 tool call per step; median run of 3" });
+  }
+
+  if (wants("streaming")) {
+    const sdkMs = await medianMs(sdkStream, 3, 1);
+    const latheMs = await medianMs(latheStream, 3, 1);
+    figures.push({ name: `stream ${DELTAS.toLocaleString("en")} deltas (SQLite, a listener on every event)`, value: latheMs, baseline: "AI SDK streamText delivering them", baselineValue: sdkMs, target: "≤ 1.11×", note: `${((sdkMs / latheMs) * 100).toFixed(0)}% of the SDK's rate (target ≥ 90%)` });
+  }
+
+  report(import.meta.url, figures);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
