@@ -34,61 +34,70 @@ export interface ToModelMessagesOptions {
 
 interface CachedSegment {
   replay: boolean;
-  /** Each part of the step and the fields of it that may change in place, flattened. */
-  keys: unknown[];
+  /** How many parts the step had when converted. */
+  count: number;
+  /** Set when one of its parts changed since. */
+  dirty: boolean;
   out: ModelMessage[];
 }
 
-/** How many values {@link segmentKeys} records per part. */
-const KEYS_PER_PART = 6;
+/** Where the steps of one parts array begin, as far as it has been looked at. */
+interface Layout {
+  scanned: number;
+  starts: number[];
+}
 
 /**
- * Remembers the model messages each step of an assistant message became, so converting a history
- * again after it grew by a step converts only that step. A step is reused only while its parts are
- * the same objects with the same text, state, flags and metadata; anything changed is converted
- * again. Keep one per conversation (entries go with their parts).
+ * Remembers the model messages each step of an assistant message became, so that converting a
+ * history again after it grew by a step converts only that step: a loop that sends its whole
+ * history on every request then does work per request that does not grow with the session.
+ *
+ * The cache trusts what it is told: a step is reused while it has the same parts (by identity and
+ * count) and none of them was reported changed. Call {@link ModelMessageCache.changed} for a part
+ * edited in place, {@link ModelMessageCache.clear} after edits it cannot be told about (parts
+ * removed, a history rewritten). Parts appended at the end need no report.
  */
 export class ModelMessageCache {
-  private readonly segments = new WeakMap<Part, CachedSegment>();
+  private segments = new WeakMap<Part, CachedSegment>();
+  private layouts = new WeakMap<Part[], Layout>();
+
+  /** Reports a part edited in place: the step holding it is converted again. */
+  changed(part: Part): void {
+    const segment = this.owner.get(part);
+    if (segment) segment.dirty = true;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.segments = new WeakMap();
+    this.layouts = new WeakMap();
+    this.owner = new WeakMap();
+  }
+
+  private owner = new WeakMap<Part, CachedSegment>();
+
+  /** The indexes where the steps of `parts` begin (the first is always 0), scanning only what is new. */
+  starts(parts: Part[]): readonly number[] {
+    let layout = this.layouts.get(parts);
+    if (!layout || layout.scanned > parts.length) {
+      layout = { scanned: 1, starts: [0] };
+      this.layouts.set(parts, layout);
+    }
+    for (let i = layout.scanned; i < parts.length; i++) if (parts[i]!.type === "step-start") layout.starts.push(i);
+    layout.scanned = Math.max(layout.scanned, parts.length);
+    return layout.starts;
+  }
 
   /** The messages of `parts[start, end)`, converted or remembered. */
   segment(parts: Part[], start: number, end: number, replay: boolean): ModelMessage[] {
-    const cached = this.segments.get(parts[start]!);
-    if (cached && cached.replay === replay && sameKeys(cached.keys, parts, start, end)) return cached.out;
-    const out = segmentMessages(parts, start, end, replay);
-    this.segments.set(parts[start]!, { replay, keys: segmentKeys(parts, start, end), out });
-    return out;
+    const first = parts[start]!;
+    const cached = this.segments.get(first);
+    if (cached && !cached.dirty && cached.replay === replay && cached.count === end - start) return cached.out;
+    const entry: CachedSegment = { replay, count: end - start, dirty: false, out: segmentMessages(parts, start, end, replay) };
+    this.segments.set(first, entry);
+    for (let i = start; i < end; i++) this.owner.set(parts[i]!, entry);
+    return entry.out;
   }
-}
-
-function keyOf(part: Part, index: number): unknown {
-  const fields = part as Partial<Record<"text" | "ignored" | "providerMetadata" | "state" | "url", unknown>>;
-  switch (index) {
-    case 0:
-      return part;
-    case 1:
-      return fields.text;
-    case 2:
-      return fields.ignored;
-    case 3:
-      return fields.providerMetadata;
-    case 4:
-      return fields.state;
-    default:
-      return fields.url;
-  }
-}
-
-function segmentKeys(parts: Part[], start: number, end: number): unknown[] {
-  const keys: unknown[] = [];
-  for (let i = start; i < end; i++) for (let k = 0; k < KEYS_PER_PART; k++) keys.push(keyOf(parts[i]!, k));
-  return keys;
-}
-
-function sameKeys(keys: unknown[], parts: Part[], start: number, end: number): boolean {
-  if (keys.length !== (end - start) * KEYS_PER_PART) return false;
-  for (let i = start, at = 0; i < end; i++) for (let k = 0; k < KEYS_PER_PART; k++, at++) if (keys[at] !== keyOf(parts[i]!, k)) return false;
-  return true;
 }
 
 /** A referenced file (`@path`) of these types travels as the synthetic text written beside it. */
@@ -196,14 +205,23 @@ function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRe
   if (info.error && !producedContent(parts)) return [];
   const replay = sameModel(info, model);
   const out: ModelMessage[] = [];
+  if (parts.length === 0) return out;
   // Each step (from its step-start part to the next) becomes its own messages.
-  let start = 0;
-  for (let i = 1; i <= parts.length; i++) {
-    if (i < parts.length && parts[i]!.type !== "step-start") continue;
-    out.push(...(cache ? cache.segment(parts, start, i, replay) : segmentMessages(parts, start, i, replay)));
-    start = i;
+  const starts = cache ? cache.starts(parts) : stepStarts(parts);
+  for (let s = 0; s < starts.length; s++) {
+    const start = starts[s]!;
+    const end = starts[s + 1] ?? parts.length;
+    const messages = cache ? cache.segment(parts, start, end, replay) : segmentMessages(parts, start, end, replay);
+    for (const message of messages) out.push(message);
   }
   return out;
+}
+
+/** The indexes where the steps of `parts` begin (the first is always 0). */
+function stepStarts(parts: Part[]): number[] {
+  const starts = [0];
+  for (let i = 1; i < parts.length; i++) if (parts[i]!.type === "step-start") starts.push(i);
+  return starts;
 }
 
 /** One step's parts as an assistant message and, when it called tools, a tool message with their results. */

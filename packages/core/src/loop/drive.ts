@@ -129,7 +129,9 @@ async function requestStep(
   before: StepTree,
 ): Promise<{ streamed: StepStream; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
-  // Steps converted for an earlier request are reused: each request converts only what changed.
+  // Steps converted for an earlier request are reused: each request converts only what changed
+  // (the recorder reports parts changed in place; a compaction clears the cache).
+  turn.recorder.messageCache = plan.messageCache;
   const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref, cache: plan.messageCache });
   if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
   const params: ChatParams = {

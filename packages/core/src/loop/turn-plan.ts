@@ -111,6 +111,8 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
 
 /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
 export function relieve(plan: TurnPlan, turn: TurnState, estimate: number): Promise<boolean> {
+  // Pruning edits tool outputs in place and a summary rewrites the history: convert anew after.
+  plan.messageCache.clear();
   return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate });
 }
 
