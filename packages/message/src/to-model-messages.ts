@@ -60,6 +60,8 @@ interface Layout {
 export class ModelMessageCache {
   private segments = new WeakMap<Part, CachedSegment>();
   private layouts = new WeakMap<Part[], Layout>();
+  /** The cached step each part belongs to. */
+  private owner = new WeakMap<Part, CachedSegment>();
 
   /** Reports a part edited in place: the step holding it is converted again. */
   changed(part: Part): void {
@@ -74,9 +76,10 @@ export class ModelMessageCache {
     this.owner = new WeakMap();
   }
 
-  private owner = new WeakMap<Part, CachedSegment>();
-
-  /** The indexes where the steps of `parts` begin (the first is always 0), scanning only what is new. */
+  /**
+   * The indexes where the steps of `parts` begin (the first is always 0), scanning only what is new.
+   * @internal
+   */
   starts(parts: Part[]): readonly number[] {
     let layout = this.layouts.get(parts);
     if (!layout || layout.scanned > parts.length) {
@@ -88,7 +91,10 @@ export class ModelMessageCache {
     return layout.starts;
   }
 
-  /** The messages of `parts[start, end)`, converted or remembered. */
+  /**
+   * The messages of `parts[start, end)`, converted or remembered.
+   * @internal
+   */
   segment(parts: Part[], start: number, end: number, replay: boolean): ModelMessage[] {
     const first = parts[start]!;
     const cached = this.segments.get(first);

@@ -47,7 +47,7 @@ export function readGitIndex(data: Buffer): GitIndex {
   const end = data.length - SHA1_BYTES;
   const entries: GitIndexEntry[] = new Array(count);
   let offset = 12;
-  let previous = Buffer.alloc(0);
+  let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     const start = offset;
     if (start + 62 > end) throw new Error("truncated git index");

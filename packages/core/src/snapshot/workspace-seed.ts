@@ -116,7 +116,7 @@ async function convertedPaths(gitPath: string, workTree: string, index: GitIndex
 /** Runs the user's git in the workspace (their configuration is the point); stdout as bytes. */
 function userGit(gitPath: string, workTree: string, args: string[], okCodes: number[], input = ""): Promise<Buffer> {
   return new Promise((resolvePromise, reject) => {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
+    const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
     for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"]) delete env[key];
     const child = spawn(gitPath, args, { cwd: workTree, env, stdio: ["pipe", "pipe", "ignore"], windowsHide: true });
     const out: Buffer[] = [];
