@@ -18,6 +18,9 @@ import { seedFromWorkspace } from "./workspace-seed.js";
 /** How many files are looked at concurrently. */
 const STAT_BATCH = 256;
 
+/** Lists the recorded files that the ignore rules cover. */
+const IGNORED_CACHED = ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"];
+
 /** What to do with one listed path. */
 type Verdict = "add" | "remove" | "large";
 
@@ -30,6 +33,10 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
   const seeded = !stored && !(await exists(join(repo.gitDir, "index"))) && (await seedFromWorkspace(repo, maxFileSize));
   // The exclude file must be right before git lists anything (a first run, an edited or lost file).
   await writeExcludeFile(repo.gitDir, state.largeFiles, repo.selfExcludePattern());
+  // A seeded index may hold tracked files the ignore rules cover: list them beside the main listing
+  // (both only read the index; what the listing adds is never ignored), one walk's time instead of two.
+  const ignoredAtSeed = seeded ? repo.git(IGNORED_CACHED) : undefined;
+  ignoredAtSeed?.catch(() => {});
   const listed = splitNul(await repo.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]));
   // A path ending in "/" is a nested git repository: its files belong to that repository, not ours.
   const candidates = new Set(listed.filter((path) => !path.endsWith("/")));
@@ -47,7 +54,7 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
   // Files recorded before an ignore rule covered them leave the snapshot once the rules change.
   const excludeStamp = await fileStamp(await workspaceExcludeFile(repo.workTree));
   if (seeded || excludeStamp !== state.excludeStamp || additions.some((path) => basename(path) === ".gitignore") || removals.some((path) => basename(path) === ".gitignore")) {
-    const ignored = splitNul(await repo.git(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]));
+    const ignored = splitNul(await (ignoredAtSeed ?? repo.git(IGNORED_CACHED)));
     await removeFromIndex(repo, ignored);
   }
 
