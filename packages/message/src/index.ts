@@ -38,6 +38,7 @@ export {
   INTERRUPTED_TOOL_RESULT,
   COMPACTED_TOOL_RESULT,
   COMPACTION_PROMPT,
+  ModelMessageCache,
   type ToModelMessagesOptions,
 } from "./to-model-messages.js";
 export { modelView } from "./model-view.js";

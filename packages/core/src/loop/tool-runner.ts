@@ -34,6 +34,8 @@ export interface ToolRunnerDeps {
   diagnostics?: Diagnostics | undefined;
   /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
   shellEnv?: Record<string, string>;
+  /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
+  beforeChange?: () => Promise<unknown>;
 }
 
 /** How a step's tool calls ended. */
@@ -57,6 +59,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunnerDeps): Pro
       for (const call of batch) fail(call, deps, rejected ? "Skipped: the user rejected an earlier tool call." : ABORTED_TOOL_ERROR);
       continue;
     }
+    // Only read-only calls share a batch: a batch of one that may change files waits for its snapshot.
+    if (!batch[0]!.tool.readOnly) await deps.beforeChange?.();
     const results = await mapLimited(batch, deps.maxParallel, (call) => runOne(call, deps));
     if (results.some((r) => r === "rejected")) rejected = true;
   }

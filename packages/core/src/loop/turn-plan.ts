@@ -1,5 +1,5 @@
-import { tool as aiTool, type ToolSet, type LanguageModel } from "ai";
-import { type ModelRef, type Session } from "@lathe/message";
+import { asSchema, tool as aiTool, type ToolSet, type LanguageModel } from "ai";
+import { ModelMessageCache, type ModelRef, type Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { BudgetTracker } from "../context/budget.js";
 import { type CompactionContext } from "./compaction.js";
@@ -41,6 +41,8 @@ export interface TurnPlan {
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
+  /** The model messages of steps already sent, so each request converts only the newest. */
+  messageCache: ModelMessageCache;
 }
 
 /**
@@ -87,13 +89,15 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     contextWindow: inputLimit(rt.facts(ref)),
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
+    messageCache: new ModelMessageCache(),
   };
 }
 
 /** Runs tool calls of the message the turn is writing, with the agent's rules, hooks and session state. */
-export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Promise<ToolRunOutcome> {
+export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], beforeChange?: () => Promise<unknown>): Promise<ToolRunOutcome> {
   const { rt, session, signal } = plan;
   return runToolCalls(calls, {
+    ...(beforeChange ? { beforeChange } : {}),
     recorder: turn.recorder,
     gate: rt.permissions,
     agent: plan.agentName,
@@ -119,6 +123,8 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
 
 /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
 export function relieve(plan: TurnPlan, turn: TurnState, estimate: number, rejected = false): Promise<boolean> {
+  // Pruning edits tool outputs in place and a summary rewrites the history: convert anew after.
+  plan.messageCache.clear();
   return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate, rejected });
 }
 
@@ -127,9 +133,22 @@ export function instructionList(rt: AgentRuntime): string[] {
   return given === undefined ? [] : Array.isArray(given) ? given : [given];
 }
 
+/**
+ * The AI SDK's view of each tool, made once per tool: the SDK wraps a bare zod schema anew on every
+ * request and converts it to JSON Schema each time, while a wrapped one keeps its conversion.
+ */
+const sdkTools = new WeakMap<Tool, ToolSet[string]>();
+
 export function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
   const set: ToolSet = {};
-  // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
-  for (const [name, tool] of tools) set[name] = aiTool({ description: tool.description, inputSchema: tool.parameters as never });
+  for (const [name, tool] of tools) {
+    let sdkTool = sdkTools.get(tool);
+    if (!sdkTool || sdkTool.description !== tool.description) {
+      // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
+      sdkTool = aiTool({ description: tool.description, inputSchema: asSchema(tool.parameters as never) });
+      sdkTools.set(tool, sdkTool);
+    }
+    set[name] = sdkTool;
+  }
   return set;
 }
