@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai";
+import type { FlexibleSchema, LanguageModel } from "ai";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Diagnostics, Tool } from "@lathe/tools";
@@ -140,8 +140,11 @@ export type PromptPartInput =
   | { type: "text"; text: string; synthetic?: boolean }
   | { type: "file"; url: string; mime: string; filename?: string };
 
-/** Options of one prompt. */
-export interface PromptOptions {
+/**
+ * Options of one prompt. `OUTPUT` is the type of the structured answer asked for with `output`
+ * (inferred from the schema).
+ */
+export interface PromptOptions<OUTPUT = unknown> {
   /** The agent that answers; default `build`. */
   agent?: string;
   /** Extra system instructions for this prompt. */
@@ -152,4 +155,17 @@ export interface PromptOptions {
   maxSteps?: number;
   /** Budgets of this prompt alone (its subagents' work included), on top of the session's. */
   limits?: Limits;
+  /**
+   * Ask for a structured answer: a Zod schema (or a Standard Schema, or the AI SDK's `jsonSchema()`).
+   * The turn works as usual, tools included; its final answer (the step that calls no tool) must be
+   * JSON matching the schema. Each step asks the provider for it through the AI SDK's `Output.object`
+   * (a JSON-schema response format where the provider has one) and the system prompt states the
+   * schema, for providers without one. The awaited run's `output` is the validated value, typed as the
+   * schema's type, also stored as the message's `output`. An answer that does not validate is fed
+   * back to the model up to `outputRepairs` times; then the run resolves with an
+   * `OutputValidationError` on `info.error`.
+   */
+  output?: FlexibleSchema<OUTPUT>;
+  /** How many times an answer that does not match `output` is fed back for repair; default 2. */
+  outputRepairs?: number;
 }

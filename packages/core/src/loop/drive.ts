@@ -1,5 +1,5 @@
 import { type ModelMessage } from "ai";
-import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session } from "@lathe/message";
+import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session, type TextPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
 import { finishError, toMessageError } from "./message-error.js";
@@ -17,6 +17,7 @@ import { recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 import type { StepStream } from "./stream-processor.js";
 import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
 import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
+import { checkOutput, structuredOutput } from "./structured-output.js";
 
 // The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
 // step the budget, compaction, the model request, and the step's error or its tool calls.
@@ -49,6 +50,10 @@ export async function drive(
   const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
   const plan = planTurn(rt, writer, session, options, signal);
   try {
+    if (options.output) {
+      plan.output = await structuredOutput(options.output, options.outputRepairs);
+      plan.baseSystem.push(plan.output.instructions);
+    }
     let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
     for (let step = 1; !stop; step++) {
       const outcome = await runStep(plan, turn, step);
@@ -87,7 +92,7 @@ async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<S
   if (signal.aborted) return "stop";
   if (streamed.error !== undefined) return stepFailed(plan, turn, streamed.error, stepStart);
   turn.justCompacted = false;
-  return afterStep(plan, turn, streamed, before, lastStep);
+  return afterStep(plan, turn, streamed, before, lastStep, stepStart);
 }
 
 /** The step's system prompt, after the chat.system hooks. */
@@ -122,6 +127,7 @@ async function requestStep(
 ): Promise<{ streamed: StepStream; before: string | undefined; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
   const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
+  if (plan.output?.feedback) messages.push({ role: "user", content: plan.output.feedback });
   if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
   const params: ChatParams = {
     ...optional("temperature", definition.temperature ?? rt.options.temperature),
@@ -149,6 +155,7 @@ async function requestStep(
       params,
       snapshot: before,
       signal: plan.signal,
+      output: plan.output?.spec,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
   );
@@ -172,7 +179,7 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
 }
 
 /** After a step that streamed: end on a bad finish, the last step or a spent budget; else run its tool calls. */
-async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, before: string | undefined, lastStep: boolean): Promise<StepOutcome> {
+async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, before: string | undefined, lastStep: boolean, stepStart: number): Promise<StepOutcome> {
   const { rt, budget } = plan;
   const recorder = turn.recorder;
   const stopError = finishError(streamed.finishReason);
@@ -181,7 +188,7 @@ async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, 
     fail(rt, recorder, stopError);
     return "stop";
   }
-  if (lastStep) return "stop";
+  if (lastStep) return streamed.calls.length === 0 ? finalAnswer(plan, turn, streamed, stepStart, false) : "stop";
   const spent = budget.reached();
   if (spent && streamed.calls.length > 0) {
     // Nothing more runs once a budget is spent; each call still gets a result for the model.
@@ -195,8 +202,19 @@ async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, 
   await plan.writer.flush();
   if (outcome.rejected) recorder.message.error ??= rejectedError();
   if (plan.signal.aborted || outcome.rejected) return "stop";
-  if (streamed.calls.length === 0 && streamed.invalidCalls === 0) return "stop";
+  if (streamed.calls.length === 0 && streamed.invalidCalls === 0) return finalAnswer(plan, turn, streamed, stepStart, true);
   return "next";
+}
+
+/** The step that answered: with an output schema, its text must validate (or be repaired in another step). */
+async function finalAnswer(plan: TurnPlan, turn: TurnState, streamed: StepStream, stepStart: number, canRepair: boolean): Promise<StepOutcome> {
+  if (!plan.output) return "stop";
+  if (!canRepair) plan.output.repairsLeft = 0;
+  const texts = turn.recorder.parts.slice(stepStart).filter((p): p is TextPart => p.type === "text" && !p.synthetic);
+  const check = await checkOutput(plan.output, turn.recorder, texts, streamed.finishReason);
+  if (check.kind === "repair") return plan.budget.reached() ? "stop" : "next";
+  if (check.kind === "failed") fail(plan.rt, turn.recorder, check.error);
+  return "stop";
 }
 
 /** Runs the `text.complete` hooks over the text parts a step finished. */

@@ -1,4 +1,4 @@
-import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { streamText, type LanguageModel, type ModelMessage, type OutputInterface, type ToolSet } from "ai";
 import type { TokenUsage } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "../agents/hooks.js";
@@ -29,6 +29,8 @@ export interface StepRequest {
   /** The workspace snapshot the step began at, recorded on its step-start part. */
   snapshot?: string | undefined;
   signal: AbortSignal;
+  /** The structured output asked for (the provider's JSON-schema response format); see `structured-output.ts`. */
+  output?: OutputInterface<unknown, unknown, never> | undefined;
 }
 
 /**
@@ -83,6 +85,7 @@ function stream(request: StepRequest) {
     instructions: request.instructions,
     messages: request.messages,
     ...(request.tools ? { tools: request.tools } : {}),
+    ...(request.output ? { output: request.output } : {}),
     // Lathe retries itself (above), so that a retry is visible, abortable and never duplicates output.
     maxRetries: 0,
     // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.

@@ -63,7 +63,7 @@ export async function finishTurn(rt: AgentRuntime, writer: SessionWriter, record
     info.error ??= abortedError(signal.reason);
   }
   await closeMessage(rt, writer, recorder);
-  return { info, parts: recorder.parts };
+  return { info, parts: recorder.parts, ...(info.output !== undefined ? { output: info.output } : {}) };
 }
 
 export function fail(rt: AgentRuntime, recorder: TurnRecorder, error: AssistantMessage["error"] & object): void {

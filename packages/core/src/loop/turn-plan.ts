@@ -12,6 +12,7 @@ import { runToolCalls, type ToolCall, type ToolRunOutcome } from "./tool-runner.
 import type { AgentDefinition } from "../agents/registry.js";
 import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
 import { relieveOverflow } from "./overflow-relief.js";
+import type { StructuredOutput } from "./structured-output.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -38,6 +39,8 @@ export interface TurnPlan {
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
+  /** The prompt's structured output, set by `drive` once its schema is resolved. */
+  output?: StructuredOutput | undefined;
 }
 
 /** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */

@@ -1,0 +1,121 @@
+import { simulateReadableStream } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent } from "@lathe/core";
+import { MemoryStorage } from "@lathe/storage";
+import { echoTool } from "./helpers.js";
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+function textTurn(text: string): LanguageModelV4StreamPart[] {
+  return [
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: text },
+    { type: "text-end", id: "t" },
+    { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
+  ];
+}
+
+function toolTurn(id: string, text: string): LanguageModelV4StreamPart[] {
+  return [
+    { type: "stream-start", warnings: [] },
+    { type: "tool-call", toolCallId: id, toolName: "echo", input: JSON.stringify({ text }) },
+    { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
+  ];
+}
+
+function scripted(...turns: LanguageModelV4StreamPart[][]): MockLanguageModelV4 {
+  return new MockLanguageModelV4({ doStream: turns.map((chunks) => ({ stream: simulateReadableStream({ chunks }) })) });
+}
+
+/** The text of the last user message of a request (the repair feedback, when there is one). */
+function lastUserText(call: LanguageModelV4CallOptions): string {
+  const last = call.prompt.findLast((m) => m.role === "user");
+  return (last?.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
+}
+
+const Review = z.object({ verdict: z.enum(["approve", "reject"]), findings: z.array(z.string()) });
+
+describe("structured output (`output: schema`)", () => {
+  it("a valid answer after tool calls: typed `output`, the JSON-schema response format on every step, stored for a reload", async () => {
+    const model = scripted(toolTurn("c1", "look"), textTurn(`{"verdict":"approve","findings":["tidy"]}`));
+    const storage = new MemoryStorage();
+    const agent = createAgent({ model, storage, tools: [echoTool()] });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "review", { output: Review });
+
+    expect(result.info.error).toBeUndefined();
+    expect(result.info.finish).toBe("stop");
+    expect(result.output).toEqual({ verdict: "approve", findings: ["tidy"] });
+    expect(result.info.output).toEqual(result.output);
+    // Both steps asked for JSON with the schema, and tools were offered alongside.
+    expect(model.doStreamCalls).toHaveLength(2);
+    for (const call of model.doStreamCalls) {
+      expect(call.responseFormat).toMatchObject({ type: "json", schema: { type: "object", required: ["verdict", "findings"] } });
+      expect(call.tools?.map((t) => t.name)).toEqual(["echo"]);
+    }
+    // The system prompt states the schema, for providers without a response format.
+    const system = model.doStreamCalls[0]!.prompt.find((m) => m.role === "system");
+    expect(system?.content).toContain('"verdict"');
+
+    const reloaded = await createAgent({ model: scripted(), storage }).sessions.messages(session.id);
+    const last = reloaded.at(-1)!.info;
+    expect(last.role === "assistant" && last.output).toEqual({ verdict: "approve", findings: ["tidy"] });
+  });
+
+  it("an invalid answer is fed back and repaired: the bad text leaves the message, the model sees why", async () => {
+    const model = scripted(textTurn(`{"verdict":"maybe","findings":[]}`), textTurn("not json at all"), textTurn(`{"verdict":"reject","findings":["bug"]}`));
+    const agent = createAgent({ model, tools: [] });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "review", { output: Review });
+
+    expect(result.info.error).toBeUndefined();
+    expect(result.output).toEqual({ verdict: "reject", findings: ["bug"] });
+    expect(model.doStreamCalls).toHaveLength(3);
+    const second = lastUserText(model.doStreamCalls[1]!);
+    expect(second).toContain(`{"verdict":"maybe","findings":[]}`);
+    expect(second).toContain("did not match schema");
+    expect(lastUserText(model.doStreamCalls[2]!)).toContain("could not parse");
+    const texts = result.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
+    expect(texts).toEqual([`{"verdict":"reject","findings":["bug"]}`]);
+  });
+
+  it("never valid: after the bounded repairs the run resolves with an OutputValidationError", async () => {
+    const model = scripted(textTurn("nope"), textTurn(`{"verdict":1}`));
+    const agent = createAgent({ model, tools: [] });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "review", { output: Review, outputRepairs: 1 });
+
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(result.output).toBeUndefined();
+    expect(result.info.output).toBeUndefined();
+    expect(result.info.finish).toBe("error");
+    expect(result.info.error).toMatchObject({ name: "OutputValidationError", data: { text: `{"verdict":1}`, attempts: 2 } });
+    expect(result.info.error?.message).toMatch(/after 2 attempts/);
+    // The last answer stays in the message, so the host can see what the model wrote.
+    expect(result.parts.some((p) => p.type === "text" && p.text === `{"verdict":1}`)).toBe(true);
+  });
+
+  it("no repairs: `outputRepairs: 0` fails on the first invalid answer; a bad count is refused", async () => {
+    const agent = createAgent({ model: scripted(textTurn("[]")), tools: [] });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "review", { output: Review, outputRepairs: 0 });
+    expect(result.info.error?.name).toBe("OutputValidationError");
+    expect(() => agent.prompt(session.id, "again", { output: Review, outputRepairs: -1 })).toThrow(/outputRepairs/);
+  });
+
+  it("a prompt without a schema asks for no response format and has no output", async () => {
+    const model = scripted(textTurn("plain"));
+    const agent = createAgent({ model, tools: [] });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "hi");
+    expect(result.output).toBeUndefined();
+    expect(model.doStreamCalls[0]!.responseFormat).toBeUndefined();
+  });
+});
