@@ -23,9 +23,13 @@ function textTurn(text: string): LanguageModelV4StreamPart[] {
 }
 
 function toolTurn(id: string, text: string): LanguageModelV4StreamPart[] {
+  return callTurn(id, "echo", { text });
+}
+
+function callTurn(id: string, toolName: string, input: unknown): LanguageModelV4StreamPart[] {
   return [
     { type: "stream-start", warnings: [] },
-    { type: "tool-call", toolCallId: id, toolName: "echo", input: JSON.stringify({ text }) },
+    { type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) },
     { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
   ];
 }
@@ -117,5 +121,48 @@ describe("structured output (`output: schema`)", () => {
     const result = await agent.prompt(session.id, "hi");
     expect(result.output).toBeUndefined();
     expect(model.doStreamCalls[0]!.responseFormat).toBeUndefined();
+  });
+
+  describe("subagents: `task` with an `output_schema`", () => {
+    const schema = { type: "object", properties: { count: { type: "integer" } }, required: ["count"], additionalProperties: false };
+    const task = (outputSchema: unknown) => callTurn("t1", "task", { description: "count", prompt: "count files", subagent: "general", output_schema: outputSchema });
+
+    it("the child answers in the schema (repaired once); the task result is the validated JSON", async () => {
+      const model = scripted(task(schema), textTurn(`{"count":"three"}`), textTurn(`{"count":3}`), textTurn("The child counted 3."));
+      const agent = createAgent({ model, tools: [], agents: { build: { tools: { task: true } } } });
+      const session = await agent.sessions.create();
+      const result = await agent.prompt(session.id, "delegate");
+
+      expect(result.info.error).toBeUndefined();
+      const call = result.parts.find((p) => p.type === "tool" && p.tool === "task");
+      expect(call?.type === "tool" && call.state.status === "completed" && call.state.output).toContain(`<task_result>\n{"count":3}\n</task_result>`);
+      expect(call?.type === "tool" && call.state.status === "completed" && call.state.metadata).toMatchObject({ output: { count: 3 } });
+      // The child's requests asked for the schema; the parent's did not.
+      expect(model.doStreamCalls[0]!.responseFormat).toBeUndefined();
+      expect(model.doStreamCalls[1]!.responseFormat).toMatchObject({ type: "json", schema: { required: ["count"] } });
+      expect(model.doStreamCalls[3]!.responseFormat).toBeUndefined();
+      const child = (await agent.sessions.list({ parentID: session.id })).sessions[0]!;
+      const stored = (await agent.sessions.messages(child.id)).at(-1)!.info;
+      expect(stored.role === "assistant" && stored.output).toEqual({ count: 3 });
+    });
+
+    it("a child that never matches fails the task call with the validation error", async () => {
+      const model = scripted(task(schema), textTurn("3"), textTurn("three"), textTurn("[]"), textTurn("The task failed."));
+      const agent = createAgent({ model, tools: [], agents: { build: { tools: { task: true } } } });
+      const session = await agent.sessions.create();
+      const result = await agent.prompt(session.id, "delegate");
+      const call = result.parts.find((p) => p.type === "tool" && p.tool === "task");
+      expect(call?.type === "tool" && call.state.status === "error" && call.state.error).toMatch(/did not match the output schema after 3 attempts/);
+    });
+
+    it("an output_schema that is no JSON schema is refused before a child session is made", async () => {
+      const model = scripted(task({ type: "no-such-type" }), textTurn("ok"));
+      const agent = createAgent({ model, tools: [], agents: { build: { tools: { task: true } } } });
+      const session = await agent.sessions.create();
+      const result = await agent.prompt(session.id, "delegate");
+      const call = result.parts.find((p) => p.type === "tool" && p.tool === "task");
+      expect(call?.type === "tool" && call.state.status === "error" && call.state.error).toMatch(/output_schema/);
+      expect((await agent.sessions.list({ parentID: session.id })).sessions).toHaveLength(0);
+    });
   });
 });
