@@ -1,4 +1,5 @@
 import type { FlexibleSchema, LanguageModel } from "ai";
+import type { Tracer } from "@opentelemetry/api";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Diagnostics, Tool } from "@lathe/tools";
@@ -33,6 +34,20 @@ export interface CompactionOptions {
   auto?: boolean;
   /** Clear old tool outputs before summarising, when that frees enough; default true. */
   prune?: boolean;
+}
+
+/**
+ * OpenTelemetry traces of the agent's work; see {@link AgentOptions.telemetry}.
+ */
+export interface TelemetryOptions {
+  /** The tracer spans are made with, e.g. `trace.getTracer("my-app")` of `@opentelemetry/api`. */
+  tracer: Tracer;
+  /**
+   * Record contents on spans: the prompt and the answer on `lathe.turn`, tool arguments and results
+   * on `lathe.tool`, and the AI SDK's recorded inputs and outputs on its spans. Default false: spans
+   * then carry names, ids, counts, durations and errors only.
+   */
+  recordContent?: boolean;
 }
 
 /** Options of {@link createAgent}. */
@@ -130,6 +145,13 @@ export interface AgentOptions {
   flushIntervalMs?: number;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
+  /**
+   * OpenTelemetry traces: `lathe.turn` → `lathe.step` → the AI SDK's provider spans, with
+   * `lathe.tool`, `lathe.permission`, `lathe.compaction` and `lathe.subagent` (a child session's
+   * turn under its task call). Attributes follow the GenAI semantic conventions (`gen_ai.*`) where
+   * they apply. Off by default, at no cost.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** Input of a prompt: plain text, or parts. */

@@ -15,6 +15,7 @@ import { SessionUpdater } from "../session/session-updater.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import { Snapshots } from "../snapshot/index.js";
 import { defaultDataDir } from "./option-checks.js";
+import { Tracing } from "../loop/tracing.js";
 
 /** What the runtime needs from the agent that owns it. */
 export interface RuntimeHost {
@@ -105,6 +106,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     budgets: new Map(),
     parentOf: (sessionID) => host.parentOf(sessionID),
     titles: undefined as unknown as SessionTitles,
+    tracing: new Tracing(options.telemetry),
   };
   // The titles service reads the runtime it belongs to.
   (runtime as { titles: SessionTitles }).titles = new SessionTitles(runtime);

@@ -53,7 +53,10 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
   host.parents.set(child.id, input.parentSessionID);
   input.onStart?.(child.id);
   try {
-    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal, ...(output ? { output } : {}) });
+    const childID = child.id;
+    const result = await host.runtime.tracing.subagent(input.parentSessionID, input.callID, input.agent, childID, async () =>
+      host.prompt(childID, input.prompt, { agent: input.agent, signal: input.signal, ...(output ? { output } : {}) }),
+    );
     // Roll the child's usage (its own and its subagents') up into the parent session.
     const after = (await storage.getSession(child.id))?.usage ?? before;
     await host.runtime.updater.update(input.parentSessionID, (parent) => {

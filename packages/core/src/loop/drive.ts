@@ -9,7 +9,7 @@ import { isContextOverflow } from "../context/provider-errors.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
-import { optional, streamStepWithRetries } from "./step-attempts.js";
+import { optional, streamStepWithRetries, type StepRequest } from "./step-attempts.js";
 import { MAX_STEPS_PROMPT } from "../agents/system-prompt.js";
 import { type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
@@ -48,7 +48,8 @@ export async function drive(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
-  const plan = planTurn(rt, writer, session, options, signal);
+  const trace = rt.tracing.turn(session.id, options.agent ?? recorder.message.agent, () => promptText(priorMessages));
+  const plan = planTurn(rt, writer, session, options, signal, trace);
   try {
     if (options.output) {
       plan.output = await structuredOutput(options.output, options.outputRepairs);
@@ -65,7 +66,15 @@ export async function drive(
   } finally {
     if (rt.budgets.get(session.id) === plan.budget) rt.budgets.delete(session.id);
   }
-  return finishTurn(rt, writer, turn.recorder, signal);
+  const result = await finishTurn(rt, writer, turn.recorder, signal);
+  trace.end(result.info, result.parts);
+  return result;
+}
+
+/** The text of the prompt a turn answers (its last user message), for a span that records contents. */
+function promptText(history: MessageWithParts[]): string | undefined {
+  const user = history.findLast((m) => m.info.role === "user");
+  return user?.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
 /** Runs the calls a resumed turn left waiting; true when the user rejected one (the turn stops). */
@@ -76,8 +85,21 @@ async function runPendingCalls(plan: TurnPlan, turn: TurnState, pending: ToolCal
   return outcome.rejected;
 }
 
-/** One step of the turn, phase by phase. */
+/** One step of the turn under its span (tool calls and the AI SDK's spans nest under it). */
 async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<StepOutcome> {
+  if (plan.signal.aborted) return "stop";
+  const span = plan.trace.step(step, plan.ref);
+  const recorder = turn.recorder;
+  const start = recorder.parts.length;
+  try {
+    return await stepPhases(plan, turn, step, span.telemetry);
+  } finally {
+    span.end(turn.recorder === recorder ? recorder.parts.slice(start) : turn.recorder.parts, turn.recorder.message.error);
+  }
+}
+
+/** One step of the turn, phase by phase. */
+async function stepPhases(plan: TurnPlan, turn: TurnState, step: number, telemetry: StepRequest["telemetry"]): Promise<StepOutcome> {
   const { rt, signal, budget } = plan;
   if (signal.aborted) return "stop";
   const hit = budget.reached();
@@ -88,7 +110,7 @@ async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<S
   const lastStep = plan.maxSteps !== undefined && step >= plan.maxSteps;
   const instructions = await stepInstructions(plan);
   if (!(await compactIfNeeded(plan, turn, instructions))) return "stop";
-  const { streamed, before, stepStart } = await requestStep(plan, turn, instructions, lastStep);
+  const { streamed, before, stepStart } = await requestStep(plan, turn, instructions, lastStep, telemetry);
   if (signal.aborted) return "stop";
   if (streamed.error !== undefined) return stepFailed(plan, turn, streamed.error, stepStart);
   turn.justCompacted = false;
@@ -124,6 +146,7 @@ async function requestStep(
   turn: TurnState,
   instructions: string,
   lastStep: boolean,
+  telemetry: StepRequest["telemetry"],
 ): Promise<{ streamed: StepStream; before: string | undefined; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
   const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
@@ -156,6 +179,7 @@ async function requestStep(
       snapshot: before,
       signal: plan.signal,
       output: plan.output?.spec,
+      telemetry,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
   );

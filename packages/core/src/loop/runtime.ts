@@ -13,6 +13,7 @@ import type { Hooks } from "../agents/hooks.js";
 import type { SessionUpdater } from "../session/session-updater.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import type { StepSnapshots } from "../session/file-history.js";
+import type { Tracing } from "./tracing.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
@@ -48,4 +49,6 @@ export interface AgentRuntime {
   parentOf(sessionID: string): string | undefined;
   /** Background session titles. */
   readonly titles: SessionTitles;
+  /** OpenTelemetry spans (no-ops when the host gave no tracer). */
+  readonly tracing: Tracing;
 }

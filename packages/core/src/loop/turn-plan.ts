@@ -13,6 +13,7 @@ import type { AgentDefinition } from "../agents/registry.js";
 import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
 import { relieveOverflow } from "./overflow-relief.js";
 import type { StructuredOutput } from "./structured-output.js";
+import type { TurnTrace } from "./tracing.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -39,12 +40,14 @@ export interface TurnPlan {
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
+  /** The turn's spans (no-ops when telemetry is off). */
+  trace: TurnTrace;
   /** The prompt's structured output, set by `drive` once its schema is resolved. */
   output?: StructuredOutput | undefined;
 }
 
 /** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */
-export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
+export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal, trace: TurnTrace): TurnPlan {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
   const { model, ref } = rt.modelFor(agentName);
@@ -81,6 +84,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     contextWindow: rt.facts(ref).contextWindow,
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
+    trace,
   };
 }
 
@@ -89,7 +93,8 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
   const { rt, session, signal } = plan;
   return runToolCalls(calls, {
     recorder: turn.recorder,
-    gate: rt.permissions,
+    gate: plan.trace.gate(rt.permissions),
+    trace: plan.trace,
     agent: plan.agentName,
     cwd: rt.cwd,
     signal,
@@ -112,7 +117,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
 
 /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
 export function relieve(plan: TurnPlan, turn: TurnState, estimate: number): Promise<boolean> {
-  return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate });
+  return plan.trace.compaction(() => relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate }));
 }
 
 export function instructionList(rt: AgentRuntime): string[] {
