@@ -1,0 +1,74 @@
+// Telemetry cost: the same 200-step session (each step 100 text deltas + one no-op tool call, a
+// zero-delay mock model, memory storage) with OpenTelemetry on — Lathe's spans and the AI SDK's,
+// exported to an in-memory exporter — ÷ with telemetry off, measured in the same run. Runs alternate
+// so drift on a shared machine hits both sides alike.
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { z } from "zod";
+import { createAgent, type AgentOptions } from "@lathe/core";
+import { mockModel, type MockTurn } from "@lathe/mock";
+import { defineTool } from "@lathe/tools";
+import { report } from "./lib/report.ts";
+
+const STEPS = 200;
+const DELTAS = 100;
+const CHUNK = 4;
+const RUNS = 7;
+
+function script(): MockTurn[] {
+  const turns: MockTurn[] = [];
+  for (let i = 0; i < STEPS; i++) {
+    turns.push({ text: "abcd".repeat(DELTAS), toolCalls: [{ name: "noop", input: { step: i } }], usage: { input: 100, output: 50 } });
+  }
+  turns.push({ text: "done", usage: { input: 100, output: 1 } });
+  return turns;
+}
+
+const noop = defineTool({
+  name: "noop",
+  description: "does nothing",
+  parameters: z.object({ step: z.number() }),
+  readOnly: true,
+  async execute() {
+    return { title: "noop", output: "ok" };
+  },
+});
+
+const exporter = new InMemorySpanExporter();
+const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("bench");
+let spansPerRun = 0;
+
+async function session(telemetry: AgentOptions["telemetry"]): Promise<number> {
+  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test.", snapshots: false, ...(telemetry ? { telemetry } : {}) });
+  const created = await agent.sessions.create();
+  const start = performance.now();
+  const { info } = await agent.prompt(created.id, "go");
+  const ms = performance.now() - start;
+  if (info.finish !== "stop") throw new Error(`unexpected finish ${info.finish}: ${JSON.stringify(info.error)}`);
+  await agent.close();
+  if (telemetry) {
+    spansPerRun = exporter.getFinishedSpans().length;
+    exporter.reset();
+  }
+  return ms;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const off: number[] = [];
+const on: number[] = [];
+await session(undefined);
+await session({ tracer });
+for (let i = 0; i < RUNS; i++) {
+  off.push(await session(undefined));
+  on.push(await session({ tracer }));
+}
+
+report(import.meta.url, [
+  {
+    name: `${STEPS}-step session, telemetry on (in-memory exporter)`,
+    value: median(on),
+    baseline: "telemetry off",
+    baselineValue: median(off),
+    target: "≤ 1.1×",
+    note: `${spansPerRun} spans per run`,
+  },
+]);
