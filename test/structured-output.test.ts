@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createAgent } from "@lathe/core";
+import { createAgent, isOutputValidationError } from "@lathe/core";
 import { MemoryStorage } from "@lathe/storage";
 import { echoTool } from "./helpers.js";
 
@@ -101,6 +101,7 @@ describe("structured output (`output: schema`)", () => {
     expect(result.info.output).toBeUndefined();
     expect(result.info.finish).toBe("error");
     expect(result.info.error).toMatchObject({ name: "OutputValidationError", data: { text: `{"verdict":1}`, attempts: 2 } });
+    expect(isOutputValidationError(result.info.error)).toBe(true);
     expect(result.info.error?.message).toMatch(/after 2 attempts/);
     // The last answer stays in the message, so the host can see what the model wrote.
     expect(result.parts.some((p) => p.type === "text" && p.text === `{"verdict":1}`)).toBe(true);

@@ -1,12 +1,13 @@
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { simulateReadableStream } from "ai";
+import { APICallError, simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent } from "@lathe/core";
 import { defineTool } from "@lathe/tools";
+import { mockModel } from "@lathe/mock";
 import { echoTool } from "./helpers.js";
 
 const usage = {
@@ -175,6 +176,33 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
     const turn = named(spans, "lathe.turn")[0]!;
     expect(turn.attributes).toMatchObject({ "lathe.prompt": "my prompt", "lathe.output.text": "the answer" });
     expect(named(spans, "lathe.tool")[0]!.attributes).toMatchObject({ "gen_ai.tool.call.arguments": `{"text":"secret"}`, "gen_ai.tool.call.result": "echo: secret" });
+  });
+
+  it("a compaction mid-turn is a lathe.compaction span under the turn", async () => {
+    const { exporter, tracer } = tracing();
+    const overflow = new APICallError({
+      message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+      url: "http://localhost/v1/chat/completions",
+      requestBodyValues: {},
+      statusCode: 400,
+      responseBody: '{"error":{"code":"context_length_exceeded"}}',
+      isRetryable: false,
+    });
+    const model = mockModel([
+      { toolCalls: [{ name: "echo", input: { text: "one" } }] },
+      { throwOnStart: overflow },
+      { text: "## Goal\nEcho things." },
+      { text: "done after compaction" },
+    ]);
+    const agent = createAgent({ model, tools: [echoTool()], snapshots: false, telemetry: { tracer } });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "echo one, then finish");
+    expect(result.info.error).toBeUndefined();
+    const spans = exporter.getFinishedSpans();
+    const compaction = named(spans, "lathe.compaction");
+    expect(compaction).toHaveLength(1);
+    expect(parentOf(spans, compaction[0]!)?.name).toBe("lathe.turn");
+    expect(compaction[0]!.attributes["lathe.compaction.compacted"]).toBe(true);
   });
 
   it("records nothing when off, even with a global tracer provider registered", async () => {

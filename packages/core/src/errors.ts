@@ -1,3 +1,4 @@
+import type { MessageError } from "@lathe/message";
 import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
 /** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
@@ -46,4 +47,19 @@ export class NothingToResumeError extends Error {
   constructor(readonly sessionID: string) {
     super(`Session ${sessionID} has no interrupted turn to resume: its last assistant message is finished.`);
   }
+}
+
+/**
+ * The error on `info.error` of a run given an `output` schema whose answers never matched it, after
+ * the repairs it allowed: `data` has the last answer's text, why it did not match, and how many
+ * answers were tried. Stored with the message like every message error.
+ */
+export interface OutputValidationError extends MessageError {
+  name: "OutputValidationError";
+  data: { text: string; reason: string; attempts: number };
+}
+
+/** Whether a message error is an {@link OutputValidationError}. */
+export function isOutputValidationError(error: MessageError | undefined): error is OutputValidationError {
+  return error?.name === "OutputValidationError";
 }

@@ -1,5 +1,6 @@
 import { asSchema, Output, type FlexibleSchema, type OutputInterface } from "ai";
-import type { MessageError, TextPart } from "@lathe/message";
+import type { TextPart } from "@lathe/message";
+import type { OutputValidationError } from "../errors.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 // A prompt's structured output (`PromptOptions.output`). Every step of the turn asks the provider
@@ -44,7 +45,7 @@ Use tools as usual before it; write no prose, no Markdown fence, around the JSON
 }
 
 /** The outcome of checking a final answer: its value, a repair to ask for, or the turn's error. */
-export type OutputCheck = { kind: "valid"; value: unknown } | { kind: "repair" } | { kind: "failed"; error: MessageError };
+export type OutputCheck = { kind: "valid"; value: unknown } | { kind: "repair" } | { kind: "failed"; error: OutputValidationError };
 
 /**
  * Checks the text of the step that answered (`parts`, the parts it added) against the schema. A
