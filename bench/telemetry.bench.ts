@@ -3,42 +3,19 @@
 // exported to an in-memory exporter — ÷ with telemetry off, measured in the same run. Runs alternate
 // so drift on a shared machine hits both sides alike.
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { z } from "zod";
 import { createAgent, type AgentOptions } from "@lathe/core";
-import { mockModel, type MockTurn } from "@lathe/mock";
-import { defineTool } from "@lathe/tools";
+import { mockModel } from "@lathe/mock";
 import { report } from "./lib/report.ts";
+import { CHUNK, DELTAS, longSessionScript, noopTool, STEPS } from "./lib/long-session.ts";
 
-const STEPS = 200;
-const DELTAS = 100;
-const CHUNK = 4;
 const RUNS = 7;
-
-function script(): MockTurn[] {
-  const turns: MockTurn[] = [];
-  for (let i = 0; i < STEPS; i++) {
-    turns.push({ text: "abcd".repeat(DELTAS), toolCalls: [{ name: "noop", input: { step: i } }], usage: { input: 100, output: 50 } });
-  }
-  turns.push({ text: "done", usage: { input: 100, output: 1 } });
-  return turns;
-}
-
-const noop = defineTool({
-  name: "noop",
-  description: "does nothing",
-  parameters: z.object({ step: z.number() }),
-  readOnly: true,
-  async execute() {
-    return { title: "noop", output: "ok" };
-  },
-});
 
 const exporter = new InMemorySpanExporter();
 const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("bench");
 let spansPerRun = 0;
 
 async function session(telemetry: AgentOptions["telemetry"]): Promise<number> {
-  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test.", snapshots: false, ...(telemetry ? { telemetry } : {}) });
+  const agent = createAgent({ model: mockModel(longSessionScript(), { chunkSize: CHUNK }), tools: [noopTool], instructions: "You are a test.", snapshots: false, ...(telemetry ? { telemetry } : {}) });
   const created = await agent.sessions.create();
   const start = performance.now();
   const { info } = await agent.prompt(created.id, "go");

@@ -1,41 +1,13 @@
-import { simulateReadableStream } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createAgent, isOutputValidationError } from "@lathe/core";
 import { MemoryStorage } from "@lathe/storage";
 import { echoTool } from "./helpers.js";
+import { callTurn, scripted, textTurn } from "./mock-turns.js";
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
-function textTurn(text: string): LanguageModelV4StreamPart[] {
-  return [
-    { type: "stream-start", warnings: [] },
-    { type: "text-start", id: "t" },
-    { type: "text-delta", id: "t", delta: text },
-    { type: "text-end", id: "t" },
-    { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
-  ];
-}
-
-function toolTurn(id: string, text: string): LanguageModelV4StreamPart[] {
+function toolTurn(id: string, text: string) {
   return callTurn(id, "echo", { text });
-}
-
-function callTurn(id: string, toolName: string, input: unknown): LanguageModelV4StreamPart[] {
-  return [
-    { type: "stream-start", warnings: [] },
-    { type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) },
-    { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
-  ];
-}
-
-function scripted(...turns: LanguageModelV4StreamPart[][]): MockLanguageModelV4 {
-  return new MockLanguageModelV4({ doStream: turns.map((chunks) => ({ stream: simulateReadableStream({ chunks }) })) });
 }
 
 /** The text of the last user message of a request (the repair feedback, when there is one). */

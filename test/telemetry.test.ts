@@ -1,41 +1,13 @@
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { APICallError, simulateReadableStream } from "ai";
+import { simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { createAgent } from "@lathe/core";
-import { defineTool } from "@lathe/tools";
 import { mockModel } from "@lathe/mock";
-import { echoTool } from "./helpers.js";
-
-const usage = {
-  inputTokens: { total: 12, noCache: 10, cacheRead: 2, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
-function call(id: string, toolName: string, input: unknown): LanguageModelV4StreamPart[] {
-  return [
-    { type: "stream-start", warnings: [] },
-    { type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) },
-    { type: "finish", finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage },
-  ];
-}
-
-function text(value: string): LanguageModelV4StreamPart[] {
-  return [
-    { type: "stream-start", warnings: [] },
-    { type: "text-start", id: "t" },
-    { type: "text-delta", id: "t", delta: value },
-    { type: "text-end", id: "t" },
-    { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage },
-  ];
-}
-
-function scripted(...turns: LanguageModelV4StreamPart[][]): MockLanguageModelV4 {
-  return new MockLanguageModelV4({ doStream: turns.map((chunks) => ({ stream: simulateReadableStream({ chunks }) })) });
-}
+import { brokenTool, contextOverflowError, echoTool } from "./helpers.js";
+import { callTurn as call, scripted, textTurn as text } from "./mock-turns.js";
 
 function tracing() {
   const exporter = new InMemorySpanExporter();
@@ -130,14 +102,7 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
 
   it("errors: a failing tool and a failing model request mark their spans, the turn ends in error", async () => {
     const { exporter, tracer } = tracing();
-    const broken = defineTool({
-      name: "broken",
-      description: "Always fails.",
-      parameters: z.object({}),
-      async execute() {
-        throw new Error("disk on fire");
-      },
-    });
+    const broken = brokenTool();
     const model = new MockLanguageModelV4({
       doStream: [
         { stream: simulateReadableStream({ chunks: call("b1", "broken", {}) }) },
@@ -180,14 +145,7 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
 
   it("a compaction mid-turn is a lathe.compaction span under the turn", async () => {
     const { exporter, tracer } = tracing();
-    const overflow = new APICallError({
-      message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
-      url: "http://localhost/v1/chat/completions",
-      requestBodyValues: {},
-      statusCode: 400,
-      responseBody: '{"error":{"code":"context_length_exceeded"}}',
-      isRetryable: false,
-    });
+    const overflow = contextOverflowError();
     const model = mockModel([
       { toolCalls: [{ name: "echo", input: { text: "one" } }] },
       { throwOnStart: overflow },
