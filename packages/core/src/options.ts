@@ -96,7 +96,12 @@ export interface AgentOptions {
    * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
    */
   lsp?: Diagnostics;
-  /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
+  /**
+   * The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]`
+   * for none at all. The `task` tool for subagents comes on top of any other list passed, for every
+   * agent that may start subagents; switch it off per agent (`agents: { build: { tools: { task: false } } }`)
+   * or with a rule (`permission: { task: "deny" }`).
+   */
   tools?: Tool[];
   /**
    * Where Lathe keeps its own files: per-session data (full text of truncated tool outputs) and

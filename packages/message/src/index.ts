@@ -8,6 +8,7 @@
  */
 export { createId, idTimestamp, IdGenerator, ID_PREFIXES, type IdKind } from "./id.js";
 export { TokenUsage, emptyTokens, addTokens, subtractTokens, totalTokens } from "./usage.js";
+export { usageOfParts, type PartsUsage } from "./message-usage.js";
 export { MessageError } from "./error.js";
 export { Session, StoredRule, StoredPermissionRequest, Todo, RevertState, Limits } from "./session.js";
 export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason } from "./message.js";

@@ -85,6 +85,12 @@ export const Session = z.object({
     cost: z.number().nonnegative(),
     /** Model requests made (steps, summaries and titles included); absent in sessions stored before it was counted. */
     steps: z.number().int().nonnegative().optional(),
+    /**
+     * The last assistant message whose usage these totals include (`""`: none yet). A message stored
+     * as completed after it was cut off before the totals were written, so crash repair adds it
+     * then; absent in sessions stored before it was kept.
+     */
+    countedThrough: z.string().optional(),
   }),
   /** This session's budgets, over the agent's `limits`; totals count from the session's start. */
   limits: Limits.optional(),

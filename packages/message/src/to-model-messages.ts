@@ -173,7 +173,8 @@ function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRe
           type: "tool-call",
           toolCallId: part.callID,
           toolName: part.tool,
-          input: part.state.input,
+          // The model's history keeps what it wrote, even when a hook changed what ran.
+          input: (part.state.status !== "pending" ? part.state.modelInput : undefined) ?? part.state.input,
           ...(replayMetadata && part.providerMetadata ? { providerOptions: part.providerMetadata as never } : {}),
         });
         results.push(toolResult(part));

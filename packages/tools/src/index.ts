@@ -70,6 +70,8 @@ export {
 export {
   truncateOutput,
   cutText,
+  cutMiddle,
+  type CutMiddle,
   truncationNote,
   DEFAULT_TRUNCATION,
   type TruncationLimits,

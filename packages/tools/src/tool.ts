@@ -110,6 +110,12 @@ export interface Tool<P extends z.ZodType = z.ZodType, M extends Record<string, 
    * one after another in the order the model made them.
    */
   readOnly?: boolean;
+  /**
+   * True when the tool keeps its own output within limits, cutting it its own way and saying so in
+   * the output (bash keeps the tail, read says where to continue). The loop then returns the output
+   * as is; other tools' outputs are capped by the loop, keeping their head and tail.
+   */
+  boundsOutput?: boolean;
   /** Does the work. A thrown error becomes the tool's error result that the model sees. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult<M>>;
 }

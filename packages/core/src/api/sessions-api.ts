@@ -103,7 +103,7 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
           title: input.title ?? defaultTitle(now),
           directory: rt.cwd,
           time: { created: now, updated: now },
-          usage: { tokens: emptyTokens(), cost: 0 },
+          usage: { tokens: emptyTokens(), cost: 0, countedThrough: "" },
           ...(input.parentID ? { parentID: input.parentID } : {}),
           ...(input.kind ? { kind: input.kind } : {}),
           ...(input.metadata ? { metadata: input.metadata } : {}),

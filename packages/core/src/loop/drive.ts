@@ -1,5 +1,5 @@
 import { type ModelMessage } from "ai";
-import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session, type TextPart } from "@lathe/message";
+import { estimateMessagesTokens, modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session, type TextPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
 import { finishError, toMessageError } from "./message-error.js";
@@ -194,7 +194,9 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
   if (isContextOverflow(error)) {
     // The provider counted what our estimate did not: compact and send the step again.
     recorder.remove(recorder.parts.slice(stepStart).filter((p) => p.type !== "step-finish"));
-    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, plan.usable ?? Number.POSITIVE_INFINITY))) return "again";
+    // What was rejected is at most this long: the summary's input starts below it.
+    const rejected = estimateMessagesTokens(modelView([...turn.prior, current(turn)]));
+    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, rejected, true))) return "again";
     if (!recorder.message.error) fail(plan.rt, recorder, overflowError(error));
     return "stop";
   }

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createId, INTERRUPTED_TOOL_RESULT, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
 import type { ToolContext } from "@lathe/tools";
+import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
 import { runHooks } from "../agents/hooks.js";
@@ -13,7 +14,7 @@ import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBu
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
-import { repairInterrupted } from "./repair.js";
+import { countRepaired, repairInterrupted } from "./repair.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
@@ -81,16 +82,22 @@ export async function runTurn(
  */
 async function settleHistory(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
   if (session.revert) history = await commitRevert(rt, session, history);
-  const repaired = repairInterrupted(history);
+  const repaired = repairInterrupted(session, history);
   if (repaired) {
-    await rt.storage.write(repaired);
     // Requests of turns just finished as interrupted can never be answered usefully: drop them.
-    const dead = new Set((repaired.messages ?? []).map((m) => m.id));
-    if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
-      const updated = await rt.updater.update(session.id, (current) => {
+    const dead = new Set(repaired.messages.map((m) => m.id));
+    // The repaired records and the usage they add to the session go in one write, the session last.
+    const updated = await rt.updater.update(
+      session.id,
+      (current) => {
+        countRepaired(current, repaired);
         if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
-      });
-      if (updated) session.permission = updated.permission;
+      },
+      { messages: repaired.messages, parts: repaired.parts },
+    );
+    if (updated) {
+      session.usage = updated.usage;
+      session.permission = updated.permission;
     }
   }
   rt.permissions.restore(session);
@@ -161,13 +168,24 @@ async function answer(
   const { ref } = rt.modelFor(agentName);
   const user = userMessage(session.id, agentName, input, options);
   await inlineLocalFiles(user.parts);
-  if (typeof input === "string") {
-    const expanded = await expandReferences(input, {
-      cwd: rt.cwd,
-      agents: rt.agents,
-      toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
-    });
-    for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+  // References are expanded in what the user typed: the prompt string, or each text part given (not
+  // synthetic ones), a file or agent named twice expanded once.
+  const typed = typeof input === "string" ? [input] : input.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : []));
+  const offersTask = rt.toolsFor(agentName).has("task");
+  const context = {
+    cwd: rt.cwd,
+    agents: rt.agents,
+    toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
+    canDelegate: (name: string) => offersTask && name !== agentName && evaluate("task", name, rt.permissions.ruleset(agentName)).action !== "deny",
+  };
+  const expandedOnce = new Set<string>();
+  for (const text of typed) {
+    for (const part of await expandReferences(text, context)) {
+      const key = part.type === "agent" ? `agent:${part.name}` : part.type === "file" && part.source ? `file:${part.source.path}` : undefined;
+      if (key !== undefined && expandedOnce.has(key)) continue;
+      if (key !== undefined) expandedOnce.add(key);
+      user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+    }
   }
   let hookError: unknown;
   try {

@@ -122,8 +122,10 @@ async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcom
       });
     }
     const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const sent = deps.hooks?.["tool.execute.before"] ? JSON.stringify(input) : undefined;
     const before: { args: Record<string, unknown>; block?: string } = { args: input };
     await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (sent !== undefined) recordRewrite(call, deps, sent, before.args);
     if (before.block !== undefined) {
       fail(call, deps, before.block);
       return "error";
@@ -132,13 +134,18 @@ async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcom
     // A tool that stopped because of the abort and returned anyway did not finish its work.
     if (deps.signal.aborted) throw deps.signal.reason;
     const running = part.state.status === "running" ? part.state : undefined;
-    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
-    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    // Every tool's output is capped, not only the built-in ones' — once: a tool that bounds its own
+    // output (bash keeps the tail, read says where to go on) is not cut again. The cap keeps the head
+    // and the tail; the full text stays readable in the session's data dir.
+    const { output } = tool.boundsOutput
+      ? { output: result.output }
+      : await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir }, { direction: "both" });
     const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",
-      input,
+      input: before.args,
+      ...(running?.modelInput ? { modelInput: running.modelInput } : {}),
       output: after.output,
       title: after.title,
       metadata: after.metadata,
@@ -169,6 +176,17 @@ async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcom
     fail(call, deps, errorText(error));
     return "error";
   }
+}
+
+/**
+ * Stores the input a `tool.execute.before` hook made (in place or as a new object) as the one that
+ * runs, keeping the model's own (`sent`, as JSON) beside it, so the stored call is what ran.
+ */
+function recordRewrite(call: ToolCall, deps: ToolRunnerDeps, sent: string, args: Record<string, unknown>): void {
+  const state = call.part.state;
+  if (state.status !== "running" || JSON.stringify(args) === sent) return;
+  call.part.state = { ...state, input: args, modelInput: JSON.parse(sent) as Record<string, unknown> };
+  deps.recorder.changed(call.part);
 }
 
 function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {

@@ -116,8 +116,10 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
 }
 
 /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
-export function relieve(plan: TurnPlan, turn: TurnState, estimate: number): Promise<boolean> {
-  return plan.trace.compaction(() => relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate }));
+export function relieve(plan: TurnPlan, turn: TurnState, estimate: number, rejected = false): Promise<boolean> {
+  return plan.trace.compaction(() =>
+    relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate, rejected }),
+  );
 }
 
 export function instructionList(rt: AgentRuntime): string[] {

@@ -58,6 +58,15 @@ export class TurnRecorder {
   /** Reports a change made to the message itself. */
   messageChanged(): void {
     this.writer.message(this.message);
+    this.messageStored();
+  }
+
+  /**
+   * Reports a change to the message that was stored by other means (its close, written with the
+   * session's totals): listeners hear of it, and no later write repeats it — a write after the turn
+   * could bring back a message a revert has since dropped.
+   */
+  messageStored(): void {
     this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: structuredClone(this.message) });
   }
 }

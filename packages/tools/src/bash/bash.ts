@@ -82,6 +82,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 
   return defineTool({
     name: "bash",
+    boundsOutput: true,
     description,
     parameters: BashParameters,
     async execute(args, ctx) {

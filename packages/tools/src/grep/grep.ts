@@ -43,6 +43,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
     description,
     parameters: GrepParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       if (!args.pattern) throw new ToolInputError("grep", "The pattern is empty.");
       const root = await resolveSearchRoot(ctx, args.path);

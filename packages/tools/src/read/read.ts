@@ -53,6 +53,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof ReadP
     description,
     parameters: ReadParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const target = await resolveToolPath(ctx, args.path);
       // Asked before anything is looked at, so a denied path does not even reveal whether it exists.

@@ -53,6 +53,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
     description,
     parameters: WebFetchParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const format = args.format ?? "markdown";
       const seconds = Math.min(args.timeout ?? options.defaultTimeoutSeconds ?? 30, options.maxTimeoutSeconds ?? 120);
