@@ -17,7 +17,7 @@ import { recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 import type { StepStream } from "./stream-processor.js";
 import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
 import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
-import { checkOutput, structuredOutput } from "./structured-output.js";
+import { checkOutput, LAST_STEP_OUTPUT_NOTE, structuredOutput } from "./structured-output.js";
 
 // The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
 // step the budget, compaction, the model request, and the step's error or its tool calls.
@@ -151,7 +151,8 @@ async function requestStep(
   const { rt, definition, ref, budget, offered } = plan;
   const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
   if (plan.output?.feedback) messages.push({ role: "user", content: plan.output.feedback });
-  if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
+  // A structured answer is still owed on the last step: the summary it asks for goes in the JSON.
+  if (lastStep) messages.push({ role: "user", content: plan.output ? `${MAX_STEPS_PROMPT}\n${LAST_STEP_OUTPUT_NOTE}` : MAX_STEPS_PROMPT });
   const params: ChatParams = {
     ...optional("temperature", definition.temperature ?? rt.options.temperature),
     ...optional("topP", definition.topP ?? rt.options.topP),

@@ -13,6 +13,9 @@ import type { TurnRecorder } from "./turn-recorder.js";
 /** Default of {@link PromptOptions.outputRepairs}. */
 export const DEFAULT_OUTPUT_REPAIRS = 2;
 
+/** Added to the step limit's last request when an answer in the schema is owed. */
+export const LAST_STEP_OUTPUT_NOTE = "Your answer must still be only the JSON value the system prompt's schema describes.";
+
 /** The schema of a structured answer: a Zod schema, a Standard Schema or the AI SDK's `jsonSchema()`. */
 export type OutputSchema<OUTPUT = unknown> = FlexibleSchema<OUTPUT>;
 
