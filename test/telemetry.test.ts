@@ -1,6 +1,6 @@
 import { trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { simulateReadableStream } from "ai";
+import { APICallError, simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { afterEach, describe, expect, it } from "vitest";
@@ -143,6 +143,33 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
     expect(named(spans, "lathe.tool")[0]!.attributes).toMatchObject({ "gen_ai.tool.call.arguments": `{"text":"secret"}`, "gen_ai.tool.call.result": "echo: secret" });
   });
 
+  it("a step retried after a passing failure counts its retries", async () => {
+    const { exporter, tracer } = tracing();
+    let requests = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        if (requests++ === 0) {
+          throw new APICallError({
+            message: "overloaded",
+            url: "http://localhost/v1/chat/completions",
+            requestBodyValues: {},
+            statusCode: 503,
+            responseHeaders: { "retry-after-ms": "5" },
+            isRetryable: true,
+          });
+        }
+        return { stream: simulateReadableStream({ chunks: text("fine") }) };
+      },
+    });
+    const agent = createAgent({ model, tools: [], telemetry: { tracer } });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "go");
+    expect(result.info.error).toBeUndefined();
+    const steps = named(exporter.getFinishedSpans(), "lathe.step");
+    expect(steps).toHaveLength(1);
+    expect(steps[0]!.attributes).toMatchObject({ "lathe.retries": 1, "gen_ai.response.finish_reasons": ["stop"] });
+  });
+
   it("a compaction mid-turn is a lathe.compaction span under the turn", async () => {
     const { exporter, tracer } = tracing();
     const overflow = contextOverflowError();
@@ -160,7 +187,19 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
     const compaction = named(spans, "lathe.compaction");
     expect(compaction).toHaveLength(1);
     expect(parentOf(spans, compaction[0]!)?.name).toBe("lathe.turn");
-    expect(compaction[0]!.attributes["lathe.compaction.compacted"]).toBe(true);
+    expect(compaction[0]!.attributes).toMatchObject({ "lathe.compaction.auto": true, "lathe.compaction.compacted": true });
+  });
+
+  it("a compaction asked for (`sessions.compact`) is a root lathe.compaction span", async () => {
+    const { exporter, tracer } = tracing();
+    const agent = createAgent({ model: mockModel([{ text: "hello" }, { text: "## Goal\nSay hello." }]), tools: [], snapshots: false, telemetry: { tracer } });
+    const session = await agent.sessions.create();
+    await agent.prompt(session.id, "hi");
+    await agent.sessions.compact(session.id);
+    const compaction = named(exporter.getFinishedSpans(), "lathe.compaction");
+    expect(compaction).toHaveLength(1);
+    expect(compaction[0]!.parentSpanContext).toBeUndefined();
+    expect(compaction[0]!.attributes).toMatchObject({ "lathe.session.id": session.id, "lathe.compaction.auto": false });
   });
 
   it("records nothing when off, even with a global tracer provider registered", async () => {

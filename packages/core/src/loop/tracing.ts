@@ -53,22 +53,21 @@ export class Tracing {
   async subagent<T>(parentSessionID: string, callID: string | undefined, agent: string, childSessionID: string, work: () => Promise<T>): Promise<T> {
     if (!this.options) return work();
     const parent = (callID !== undefined ? this.tools.get(toolKey(parentSessionID, callID)) : undefined) ?? otelContext.active();
-    const span = this.options.tracer.startSpan(
-      "lathe.subagent",
-      { attributes: { "gen_ai.agent.name": agent, "lathe.session.id": childSessionID, "lathe.parent_session.id": parentSessionID } },
-      parent,
-    );
-    this.childParents.set(childSessionID, trace.setSpan(parent, span));
+    const attributes = { "gen_ai.agent.name": agent, "lathe.session.id": childSessionID, "lathe.parent_session.id": parentSessionID };
     try {
-      const result = await work();
-      span.end();
-      return result;
-    } catch (error) {
-      endWithError(span, error);
-      throw error;
+      return await inSpan(this.options.tracer, "lathe.subagent", attributes, parent, (ctx) => {
+        this.childParents.set(childSessionID, ctx);
+        return work();
+      });
     } finally {
       this.childParents.delete(childSessionID);
     }
+  }
+
+  /** Runs a compaction asked for outside a turn (`agent.sessions.compact`) under a `lathe.compaction` span. */
+  compaction<T>(sessionID: string, work: () => Promise<T>): Promise<T> {
+    if (!this.options) return work();
+    return inSpan(this.options.tracer, "lathe.compaction", { "lathe.session.id": sessionID, "lathe.compaction.auto": false }, otelContext.active(), () => work());
   }
 
   /** @internal A tool span opened (or closed, with `undefined`). */
@@ -213,17 +212,12 @@ class LiveTurnTrace implements TurnTrace {
     };
   }
 
-  async compaction<T>(work: () => Promise<T>): Promise<T> {
-    const span = this.tracer.startSpan("lathe.compaction", {}, this.context);
-    try {
+  compaction<T>(work: () => Promise<T>): Promise<T> {
+    return inSpan(this.tracer, "lathe.compaction", { "lathe.compaction.auto": true }, this.context, async (_ctx, span) => {
       const result = await work();
       span.setAttribute("lathe.compaction.compacted", result === true);
-      span.end();
       return result;
-    } catch (error) {
-      endWithError(span, error);
-      throw error;
-    }
+    });
   }
 
   end(info: AssistantMessage, parts: Part[]): void {
@@ -267,6 +261,19 @@ function usageAttributes(tokens: AssistantMessage["tokens"]): Attributes {
     "gen_ai.usage.cache_creation.input_tokens": tokens.cache.write,
     "gen_ai.usage.reasoning.output_tokens": tokens.reasoning,
   };
+}
+
+/** Runs `work` under a new span that ends with it (as failed when it throws). */
+async function inSpan<T>(tracer: Tracer, name: string, attributes: Attributes, parent: Context, work: (ctx: Context, span: Span) => Promise<T>): Promise<T> {
+  const span = tracer.startSpan(name, { attributes }, parent);
+  try {
+    const result = await work(trace.setSpan(parent, span), span);
+    span.end();
+    return result;
+  } catch (error) {
+    endWithError(span, error);
+    throw error;
+  }
 }
 
 /** Ends a span as failed: its status, the `error.type`, and the error as an exception event. */
