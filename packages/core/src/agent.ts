@@ -87,7 +87,7 @@ export class Agent {
    *
    * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
    */
-  prompt(sessionID: string, input: PromptInput, options: PromptOptions = {}): Run {
+  prompt<OUTPUT = undefined>(sessionID: string, input: PromptInput, options: PromptOptions<OUTPUT> = {}): Run<OUTPUT> {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
@@ -96,7 +96,11 @@ export class Agent {
       throw new InvalidInputError("The prompt is empty.");
     }
     if (options.agent !== undefined) this.runtime.agents.get(options.agent);
-    return this.start(sessionID, { kind: "prompt", input, options }, options);
+    if (options.outputRepairs !== undefined && (!Number.isInteger(options.outputRepairs) || options.outputRepairs < 0)) {
+      throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
+    }
+    // The result's `output` is the schema's type: the loop stores only values the schema validated.
+    return this.start(sessionID, { kind: "prompt", input, options: options as PromptOptions }, options) as Run<OUTPUT>;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Lease } from "@lathe/storage";
+import type { MessageError } from "@lathe/message";
 import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
 /**
@@ -58,4 +59,19 @@ export class NothingToResumeError extends Error {
   constructor(readonly sessionID: string) {
     super(`Session ${sessionID} has no interrupted turn to resume: its last assistant message is finished.`);
   }
+}
+
+/**
+ * The error on `info.error` of a run given an `output` schema whose answers never matched it, after
+ * the repairs it allowed: `data` has the last answer's text, why it did not match, and how many
+ * answers were tried. Stored with the message like every message error.
+ */
+export interface OutputValidationError extends MessageError {
+  name: "OutputValidationError";
+  data: { text: string; reason: string; attempts: number };
+}
+
+/** Whether a message error is an {@link OutputValidationError}. */
+export function isOutputValidationError(error: MessageError | undefined): error is OutputValidationError {
+  return error?.name === "OutputValidationError";
 }

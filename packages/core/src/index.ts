@@ -16,9 +16,11 @@ export type {
   CompactionOptions,
   PromptPartInput,
   PromptOptions,
+  TelemetryOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError } from "./errors.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
+export { DEFAULT_OUTPUT_REPAIRS, type OutputSchema } from "./loop/structured-output.js";
 export type { PermissionRules } from "./agents/agent-permissions.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError, PermissionMode } from "@lathe/permission";
 export { SkillCatalog, SkillFrontMatter, SKILL_FOLDERS, SKILL_FILE, type Skill, type SkillDiscovery, type SkillsOptions } from "./agents/skill-catalog.js";

@@ -1,4 +1,5 @@
-import type { LanguageModel } from "ai";
+import type { FlexibleSchema, LanguageModel } from "ai";
+import type { Tracer } from "@opentelemetry/api";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Diagnostics, Tool } from "@lathe/tools";
@@ -36,6 +37,20 @@ export interface CompactionOptions {
   auto?: boolean;
   /** Clear old tool outputs before summarising, when that frees enough; default true. */
   prune?: boolean;
+}
+
+/**
+ * OpenTelemetry traces of the agent's work; see {@link AgentOptions.telemetry}.
+ */
+export interface TelemetryOptions {
+  /** The tracer spans are made with, e.g. `trace.getTracer("my-app")` of `@opentelemetry/api`. */
+  tracer: Tracer;
+  /**
+   * Record contents on spans: the prompt and the answer on `lathe.turn`, tool arguments and results
+   * on `lathe.tool`, and the AI SDK's recorded inputs and outputs on its spans. Default false: spans
+   * then carry names, ids, counts, durations and errors only.
+   */
+  recordContent?: boolean;
 }
 
 /** Options of {@link createAgent}. */
@@ -161,6 +176,13 @@ export interface AgentOptions {
    * `$XDG_CONFIG_HOME/lathe` or `~/.config/lathe`. `false` looks in none.
    */
   configDir?: string | false;
+  /**
+   * OpenTelemetry traces: `lathe.turn` → `lathe.step` → the AI SDK's provider spans, with
+   * `lathe.tool`, `lathe.permission`, `lathe.compaction` and `lathe.subagent` (a child session's
+   * turn under its task call). Attributes follow the GenAI semantic conventions (`gen_ai.*`) where
+   * they apply. Off by default, at no cost.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** Input of a prompt: plain text, or parts. */
@@ -173,8 +195,11 @@ export type PromptPartInput =
   /** A task handed to a subagent on the user's behalf: the turn starts it with the task tool (commands with `subtask: true` send one). */
   | { type: "subtask"; agent: string; description: string; prompt: string };
 
-/** Options of one prompt. */
-export interface PromptOptions {
+/**
+ * Options of one prompt. `OUTPUT` is the type of the structured answer asked for with `output`
+ * (inferred from the schema).
+ */
+export interface PromptOptions<OUTPUT = unknown> {
   /** The agent that answers; default `build`. */
   agent?: string;
   /** Extra system instructions for this prompt. */
@@ -189,4 +214,17 @@ export interface PromptOptions {
   mode?: PermissionMode;
   /** The model that answers this prompt, instead of the agent's. */
   model?: LanguageModel;
+  /**
+   * Ask for a structured answer: a Zod schema (or a Standard Schema, or the AI SDK's `jsonSchema()`).
+   * The turn works as usual, tools included; its final answer (the step that calls no tool) must be
+   * JSON matching the schema. Each step asks the provider for it through the AI SDK's `Output.object`
+   * (a JSON-schema response format where the provider has one) and the system prompt states the
+   * schema, for providers without one. The awaited run's `output` is the validated value, typed as the
+   * schema's type, also stored as the message's `output`. An answer that does not validate is fed
+   * back to the model up to `outputRepairs` times; then the run resolves with an
+   * `OutputValidationError` on `info.error`.
+   */
+  output?: FlexibleSchema<OUTPUT>;
+  /** How many times an answer that does not match `output` is fed back for repair; default 2. */
+  outputRepairs?: number;
 }

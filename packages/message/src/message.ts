@@ -61,6 +61,11 @@ export const AssistantMessage = z.object({
   error: MessageError.optional(),
   /** True for the summary written by compaction. */
   summary: z.boolean().optional(),
+  /**
+   * The structured answer of a prompt given an `output` schema: the final text parsed as JSON and
+   * validated against the schema. Absent when the prompt asked for none or no answer validated.
+   */
+  output: z.unknown().optional(),
 });
 /** The model's answer to a user message. */
 export type AssistantMessage = z.infer<typeof AssistantMessage>;

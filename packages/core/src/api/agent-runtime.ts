@@ -19,6 +19,7 @@ import { defaultDataDir } from "./option-checks.js";
 import { AgentSkills } from "../agents/agent-skills.js";
 import { CommandCatalog } from "../agents/command-catalog.js";
 import { SkillCatalog } from "../agents/skill-catalog.js";
+import { Tracing } from "../loop/tracing.js";
 
 /** What the runtime needs from the agent that owns it. */
 export interface RuntimeHost {
@@ -113,6 +114,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     titles: undefined as unknown as SessionTitles,
     skills: new AgentSkills(skillCatalog, agents, (agent) => permissions.ruleset(agent)),
     commands: new CommandCatalog({ cwd, configDir: options.configDir, commands: options.commands }),
+    tracing: new Tracing(options.telemetry),
   };
   // The titles service reads the runtime it belongs to.
   (runtime as { titles: SessionTitles }).titles = new SessionTitles(runtime);

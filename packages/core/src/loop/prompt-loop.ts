@@ -123,7 +123,7 @@ async function compactOnDemand(
   const { ref } = rt.modelFor(DEFAULT_AGENT);
   const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
   const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
-  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail });
+  const { summary } = await rt.tracing.compaction(session.id, () => summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail }));
   return summary;
 }
 

@@ -15,6 +15,7 @@ import type { SessionWriter } from "../session/session-writer.js";
 import type { StepSnapshots } from "../session/file-history.js";
 import type { AgentSkills } from "../agents/agent-skills.js";
 import type { CommandCatalog } from "../agents/command-catalog.js";
+import type { Tracing } from "./tracing.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
@@ -54,4 +55,6 @@ export interface AgentRuntime {
   readonly skills: AgentSkills;
   /** The commands hosts invoke by name. */
   readonly commands: CommandCatalog;
+  /** OpenTelemetry spans (no-ops when the host gave no tracer). */
+  readonly tracing: Tracing;
 }

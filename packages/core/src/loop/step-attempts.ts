@@ -1,4 +1,4 @@
-import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { streamText, type LanguageModel, type ModelMessage, type OutputInterface, type TelemetryOptions, type ToolSet } from "ai";
 import type { TokenUsage } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "../agents/hooks.js";
@@ -29,6 +29,10 @@ export interface StepRequest {
   /** The workspace snapshot the step began at, recorded on its step-start part. */
   snapshot?: string | undefined;
   signal: AbortSignal;
+  /** The structured output asked for (the provider's JSON-schema response format); see `structured-output.ts`. */
+  output?: OutputInterface<unknown, unknown, never> | undefined;
+  /** The AI SDK's telemetry for this request (its spans under the step's); none when off. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /**
@@ -86,6 +90,9 @@ function stream(request: StepRequest) {
     instructions: request.instructions,
     messages: request.messages,
     ...(request.tools ? { tools: request.tools } : {}),
+    ...(request.output ? { output: request.output } : {}),
+    // Lathe's tracer for the AI SDK's own spans, parented to the step's span.
+    ...(request.telemetry ? { telemetry: request.telemetry } : {}),
     // Lathe retries itself (above), so that a retry is visible, abortable and never duplicates output.
     maxRetries: 0,
     // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.

@@ -36,6 +36,8 @@ export interface ToolRunnerDeps {
   shellEnv?: Record<string, string>;
   /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
   beforeChange?: () => Promise<unknown>;
+  /** Spans of the calls (telemetry). */
+  trace?: { tool(part: ToolPart): (part: ToolPart) => void } | undefined;
 }
 
 /** How a step's tool calls ended. */
@@ -97,6 +99,15 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 type CallOutcome = "ok" | "error" | "rejected";
 
 async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
+  const end = deps.trace?.tool(call.part);
+  try {
+    return await runCall(call, deps);
+  } finally {
+    end?.(call.part);
+  }
+}
+
+async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
   const { part, tool, input } = call;
   const { recorder } = deps;
   const start = Date.now();

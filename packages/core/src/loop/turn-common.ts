@@ -70,7 +70,7 @@ export async function finishTurn(rt: AgentRuntime, writer: SessionWriter, record
     info.time.completed ??= Date.now();
     if (!info.error) fail(rt, recorder, toMessageError(error));
   }
-  return { info, parts: recorder.parts };
+  return { info, parts: recorder.parts, ...(info.output !== undefined ? { output: info.output } : {}) };
 }
 
 export function fail(rt: AgentRuntime, recorder: TurnRecorder, error: AssistantMessage["error"] & object): void {

@@ -14,6 +14,8 @@ import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir }
 import { relieveOverflow } from "./overflow-relief.js";
 import { turnInstructions } from "./turn-mode.js";
 import { modelRef } from "../context/model-info.js";
+import type { StructuredOutput } from "./structured-output.js";
+import type { TurnTrace } from "./tracing.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -43,6 +45,10 @@ export interface TurnPlan {
   compaction: CompactionContext;
   /** The model messages of steps already sent, so each request converts only the newest. */
   messageCache: ModelMessageCache;
+  /** The turn's spans (no-ops when telemetry is off). */
+  trace: TurnTrace;
+  /** The prompt's structured output, set by `drive` once its schema is resolved. */
+  output?: StructuredOutput | undefined;
 }
 
 /**
@@ -50,7 +56,7 @@ export interface TurnPlan {
  * prompt (with the agent's skills and, in plan mode, the plan agent's instructions), tools (with the
  * `skill` tool when the agent has skills), budget, context.
  */
-export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
+export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal, trace: TurnTrace): TurnPlan {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
   const { model, ref } = options.model ? { model: options.model, ref: modelRef(options.model) } : rt.modelFor(agentName);
@@ -90,6 +96,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
     messageCache: new ModelMessageCache(),
+    trace,
   };
 }
 
@@ -99,7 +106,8 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
   return runToolCalls(calls, {
     ...(beforeChange ? { beforeChange } : {}),
     recorder: turn.recorder,
-    gate: rt.permissions,
+    gate: plan.trace.gate(rt.permissions),
+    trace: plan.trace,
     agent: plan.agentName,
     cwd: rt.cwd,
     signal,
@@ -125,7 +133,9 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
 export function relieve(plan: TurnPlan, turn: TurnState, estimate: number, rejected = false): Promise<boolean> {
   // Pruning edits tool outputs in place and a summary rewrites the history: convert anew after.
   plan.messageCache.clear();
-  return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate, rejected });
+  return plan.trace.compaction(() =>
+    relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate, rejected }),
+  );
 }
 
 export function instructionList(rt: AgentRuntime): string[] {
