@@ -30,6 +30,17 @@ export interface GateAskInput {
   tool?: { messageID: string; callID: string };
   opaque?: boolean;
   signal: AbortSignal;
+  /** Told when a request this call made is answered (not when a rule decided), so the call can record it. */
+  onAnswered?: (approval: ToolCallApproval) => void;
+}
+
+/** A user's answer to one approval request of a tool call, as the call records it (`metadata.approval`). */
+export interface ToolCallApproval {
+  /** The permission request's id. */
+  id: string;
+  approved: boolean;
+  /** The feedback given with a rejection. */
+  reason?: string;
 }
 
 /** Host rules: the OpenCode-style config object, or a list of rules. */
@@ -54,6 +65,8 @@ export class AgentPermissions implements PermissionGate {
    * call; this remembers which calls `resume()` must run again.
    */
   private readonly answeredRestored = new Map<string, Set<string>>();
+  /** Per waiting tool call, who records its answers (see {@link GateAskInput.onAnswered}). */
+  private readonly answerListeners = new Map<string, (approval: ToolCallApproval) => void>();
   private readonly global: Ruleset;
 
   constructor(
@@ -84,6 +97,11 @@ export class AgentPermissions implements PermissionGate {
         emit({ type: "permission.asked", sessionID: request.sessionID, request });
       },
       onReplied: async ({ request, reply }) => {
+        if (request.tool) {
+          const approved = reply === "once" || reply === "always";
+          const reason = typeof reply === "object" ? reply.reject : undefined;
+          this.answerListeners.get(callKey(request.sessionID, request.tool.callID))?.({ id: request.id, approved, ...(reason ? { reason } : {}) });
+        }
         if (request.tool && !options.flushSession?.isRunning(request.sessionID)) {
           const calls = this.answeredRestored.get(request.sessionID) ?? new Set<string>();
           calls.add(request.tool.callID);
@@ -126,6 +144,14 @@ export class AgentPermissions implements PermissionGate {
   }
 
   ask(input: GateAskInput): Promise<void> {
+    const { tool, onAnswered } = input;
+    if (!tool || !onAnswered) return this.askService(input);
+    const key = callKey(input.sessionID, tool.callID);
+    this.answerListeners.set(key, onAnswered);
+    return this.askService(input).finally(() => this.answerListeners.delete(key));
+  }
+
+  private askService(input: GateAskInput): Promise<void> {
     return this.service.ask({
       sessionID: input.sessionID,
       permission: input.permission,
@@ -174,6 +200,8 @@ export class AgentPermissions implements PermissionGate {
     return this.service.reply(requestID, reply);
   }
 }
+
+const callKey = (sessionID: string, callID: string) => `${sessionID}\u0000${callID}`;
 
 function toRules(rules: PermissionRules | undefined): Ruleset {
   if (rules === undefined) return [];

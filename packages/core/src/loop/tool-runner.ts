@@ -216,21 +216,26 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
+        // The answer is kept with the call, so a UI loading the history shows it as a live stream did.
+        onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
-    metadata: (update) => {
-      const state = part.state;
-      if (state.status !== "running") return;
-      part.state = {
-        ...state,
-        ...(update.title !== undefined ? { title: update.title } : {}),
-        ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
-      };
-      deps.recorder.changed(part);
-    },
+    metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),
   };
+}
+
+/** Merges a title and metadata into a running call's state and records the change; a call no longer running keeps its state. */
+function updateRunning(part: ToolPart, deps: ToolRunnerDeps, update: { title?: string; metadata?: Record<string, unknown> }): void {
+  const state = part.state;
+  if (state.status !== "running") return;
+  part.state = {
+    ...state,
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
+  };
+  deps.recorder.changed(part);
 }
