@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readUIMessageStream, type UIMessage } from "ai";
+import { APICallError, readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { createAgent, replyToUIApprovals, toUIMessages, toUIMessageStream, type LatheUIMessage, type LatheUIMessageChunk } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
@@ -155,6 +155,34 @@ describe("toUIMessageStream", () => {
       expect(final).toEqual((await stored(agent, session.id))[1]);
       await agent.close();
     }
+  });
+
+  it("takes back a retried request's output with reset-step and tells of the retry in a transient data part", async () => {
+    const tooMany = new APICallError({
+      message: "HTTP 429",
+      url: "https://x.test",
+      requestBodyValues: {},
+      statusCode: 429,
+      responseHeaders: { "retry-after-ms": "10" },
+      responseBody: "{}",
+      isRetryable: true,
+    });
+    const { agent } = setup([{ reasoning: "Hmm.", text: "Half an answ", error: tooMany }, { text: "The whole answer." }]);
+    const session = await agent.sessions.create();
+    const run = agent.prompt(session.id, "go");
+    const tap = withChunks(toUIMessageStream(run));
+    const { final, states, errors } = await readAll(tap.stream);
+    await tap.done;
+    expect(errors).toEqual([]);
+    expect(tap.chunks.map((c) => c.type)).toContain("reset-step");
+    // The half answer was shown while it streamed, and is gone from the final message.
+    expect(states.some((m) => m.parts.some((p) => p.type === "text" && p.text.startsWith("Half")))).toBe(true);
+    expect(final.parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text)).toEqual(["The whole answer."]);
+    expect(final.parts.map((p) => p.type)).toEqual(["step-start", "text"]);
+    expect(tap.chunks).toContainEqual(expect.objectContaining({ type: "data-retry", transient: true, data: expect.objectContaining({ attempt: 1, error: expect.objectContaining({ name: "ProviderError" }) }) }));
+    expect(tap.chunks).toContainEqual(expect.objectContaining({ type: "data-status", transient: true, data: expect.objectContaining({ type: "retry" }) }));
+    expect(final).toEqual((await stored(agent, session.id))[1]);
+    await agent.close();
   });
 
   it("ends an aborted run with an abort chunk and the interrupted finish reason", async () => {

@@ -86,7 +86,6 @@ export function Chat(props: { session: SessionSummary; initial: LatheUIMessage[]
                 return <ToolCard key={i} part={tool} permission={tool.approval ? permissions[tool.approval.id] : undefined} onAnswer={answer} />;
               }
               if (part.type === "data-patch") return <div key={i} className="patch">Changed {(part.data as { files: string[] }).files.join(", ")}</div>;
-              if (part.type === "data-retry") return <div key={i} className="retry">Retrying…</div>;
               return null;
             })}
             {message.role === "assistant" && message.metadata?.finish === "aborted" && <div className="stopped">Stopped.</div>}

@@ -33,6 +33,9 @@ export class UIChunkTranslator {
   private readonly answers = new Set<string>();
   /** The current step's parts, latest versions in the order they appeared. */
   private step: Part[] = [];
+  /** The current step's step-start part, and whether the client shows one that was taken back. */
+  private stepStart: string | undefined;
+  private orphanStepStart = false;
   private readonly texts = new Map<string, TextProgress>();
   private readonly tools = new Map<string, ToolProgress>();
   /** Approval requests (by call) that arrived before their call did. */
@@ -114,7 +117,14 @@ export class UIChunkTranslator {
     if (part.type === "step-start") {
       this.endOpen(out);
       this.step = [];
-      out.push({ type: "start-step" });
+      this.stepStart = part.id;
+      // The client still shows the step-start of a request that failed and was taken back: reuse it.
+      if (this.orphanStepStart) this.orphanStepStart = false;
+      else out.push({ type: "start-step" });
+      return;
+    }
+    if (part.type === "retry") {
+      out.push({ type: "data-retry", id: part.id, data: { attempt: part.attempt, error: part.error, createdAt: part.time.created }, transient: true });
       return;
     }
     if (part.type === "step-finish") {
@@ -229,6 +239,11 @@ export class UIChunkTranslator {
 
   /** A retried request's output was taken back: the client drops the step's parts and gets the survivors again. */
   private removed(partID: string, out: LatheUIMessageChunk[]): void {
+    if (partID === this.stepStart) {
+      this.stepStart = undefined;
+      this.orphanStepStart = true;
+      return;
+    }
     const index = this.step.findIndex((p) => p.id === partID);
     if (index < 0) return;
     this.step.splice(index, 1);

@@ -20,7 +20,7 @@ export interface ToUIMessagesOptions {
  * message read live with `readUIMessageStream` equals the same message loaded here afterwards:
  * text and reasoning (`done`), `step-start`, one `tool-<name>` part per call (input, output or
  * error, the user's approval or denial), files, and Lathe's facts as data parts (`data-patch`,
- * `data-retry`, `data-compaction`, `data-agent`, `data-subtask`).
+ * `data-compaction`, `data-agent`, `data-subtask`).
  *
  * @example
  * ```ts

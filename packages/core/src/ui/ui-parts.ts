@@ -31,16 +31,18 @@ export function uiApproval(approval: ToolCallApproval): { id: string; approved: 
 
 /** A data part kept in the message, as `{ type, id, data }`. */
 export type LatheDataPart = {
-  [K in "patch" | "retry" | "compaction" | "agent" | "subtask"]: { type: `data-${K}`; id: string; data: LatheUIDataTypes[K] };
-}["patch" | "retry" | "compaction" | "agent" | "subtask"];
+  [K in "patch" | "compaction" | "agent" | "subtask"]: { type: `data-${K}`; id: string; data: LatheUIDataTypes[K] };
+}["patch" | "compaction" | "agent" | "subtask"];
 
-/** The data part a Lathe part shows as, for the parts that have no AI SDK counterpart. */
+/**
+ * The data part a Lathe part shows as, for the parts that have no AI SDK counterpart and stay in the
+ * message. A retry is not one of them: the failed request it follows is taken back from the message,
+ * so the stream sends the retry as a transient part.
+ */
 export function dataPartOf(part: Part): LatheDataPart | undefined {
   switch (part.type) {
     case "patch":
       return { type: "data-patch", id: part.id, data: { hash: part.hash, files: part.files } };
-    case "retry":
-      return { type: "data-retry", id: part.id, data: { attempt: part.attempt, error: part.error, createdAt: part.time.created } };
     case "compaction":
       return { type: "data-compaction", id: part.id, data: { auto: part.auto } };
     case "agent":

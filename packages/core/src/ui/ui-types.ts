@@ -28,10 +28,11 @@ export interface LatheUIMessageMetadata {
 /**
  * The data parts of a Lathe UI message — Lathe's own facts, beside the AI SDK's text, reasoning and
  * tool parts. Kept in the message (and in stored history): `patch` (the files a step changed),
- * `retry` (a failed request that was retried), `compaction` (where history was summarised),
- * `agent` and `subtask` (an `@agent` mention, a task handed to a subagent). Sent as transient parts
- * only (for `useChat`'s `onData`, never kept in the message): `permission` (an approval request with
- * its patterns and metadata — for an edit, the diff), `file-edited`, `todos` and `status`.
+ * `compaction` (in a user message: where history was summarised), `agent` and `subtask` (an
+ * `@agent` mention, a task handed to a subagent). Sent as transient parts only (for `useChat`'s
+ * `onData`, never kept in the message): `permission` (an approval request with its patterns and
+ * metadata — for an edit, the diff), `retry` (a failed request that is retried; its output is taken
+ * back), `file-edited`, `todos`, `status` and `compaction` (the session was compacted mid-run).
  */
 export interface LatheUIDataTypes {
   [name: string]: unknown;
