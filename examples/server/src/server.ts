@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Agent } from "@lathe/core";
+import type { Storage } from "@lathe/storage";
 import { createApp, type AppOptions } from "./app.ts";
 
 /** A running HTTP server of an agent's sessions. */
@@ -43,4 +44,16 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       });
     });
   });
+}
+
+/** On Ctrl+C or SIGTERM: stop serving, close the agent and its storage, exit. */
+export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage): void {
+  const stop = async () => {
+    await server.close();
+    await agent.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
 }

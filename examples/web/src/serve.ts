@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createAgent } from "@lathe/core";
 import { SqliteStorage } from "@lathe/storage";
 import { createDemoWorkspace } from "../../cli/src/demo.ts";
-import { startServer } from "../../server/src/server.ts";
+import { startServer, stopOnSignals } from "../../server/src/server.ts";
 import { webDemoModel } from "./web-demo.ts";
 
 process.removeAllListeners("warning"); // node:sqlite's "experimental" notice
@@ -29,11 +29,4 @@ const server = await startServer({ agent, port: Number(process.env.PORT ?? 5178)
 console.log(`Lathe web on ${server.url} — offline demo model, workspace ${cwd}`);
 console.log(`Try: "${"The tests of this project fail. Find the bug and fix it."}"`);
 
-const stop = async () => {
-  await server.close();
-  await agent.close();
-  await storage.close();
-  process.exit(0);
-};
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
+stopOnSignals(server, agent, storage);
