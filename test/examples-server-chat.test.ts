@@ -79,11 +79,26 @@ describe("examples/server POST /chat", () => {
     expect((await fetch(`${url}/sessions/${session.id}/permissions`)).status).toBe(200);
   });
 
+  it("opens a session for a chat id useChat made up, at DefaultChatTransport's default /api/chat too", async () => {
+    const { agent, url } = await start();
+    const ask = async (text: string) => {
+      const response = await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ id: "chat-abc", messages: [userMessage(text)], trigger: "submit-message" }) });
+      expect(response.status).toBe(200);
+      for await (const chunk of chunks(response)) if (chunk.type === "tool-approval-request") await agent.permissions.reply(chunk.approvalId, "reject");
+    };
+    await ask("write n.txt");
+    await ask("again");
+    const { sessions } = await agent.sessions.list();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.metadata).toEqual({ chatID: "chat-abc" });
+    expect((await agent.sessions.messages(sessions[0]!.id)).filter((m) => m.info.role === "user")).toHaveLength(2);
+  });
+
   it("refuses bad bodies and unknown sessions, and answers approvals sent as messages", async () => {
     const { agent, url } = await start();
     const post = (body: unknown) => fetch(`${url}/chat`, { method: "POST", body: JSON.stringify(body) });
     expect((await post({ messages: [] })).status).toBe(400);
-    expect((await post({ id: "ses_nope", messages: [userMessage("hi")] })).status).toBe(404);
+    expect((await fetch(`${url}/chat/ses_nope/messages`)).status).toBe(404);
     const session = await agent.sessions.create();
     expect((await post({ id: session.id, messages: [{ id: "u", role: "user", parts: [] }] })).status).toBe(400);
     // Approval responses of an earlier answer, sent the way useChat's sendAutomaticallyWhen does:
