@@ -18,10 +18,10 @@ afterEach(async () => {
   server = agent = undefined;
 });
 
-async function start() {
+async function start(model = mockModel([{ text: "Writing.", toolCalls: [{ name: "write", input: { path: "n.txt", content: "new\n" } }] }, { text: "Done writing." }], { chunkSize: 3 })) {
   const cwd = mkdtempSync(join(tmpdir(), "lathe-chat-"));
   agent = createAgent({
-    model: mockModel([{ text: "Writing.", toolCalls: [{ name: "write", input: { path: "n.txt", content: "new\n" } }] }, { text: "Done writing." }], { chunkSize: 3 }),
+    model,
     cwd,
     snapshots: false,
     agents: { build: { permission: { edit: "ask" } } },
@@ -92,6 +92,23 @@ describe("examples/server POST /chat", () => {
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.metadata).toEqual({ chatID: "chat-abc" });
     expect((await agent.sessions.messages(sessions[0]!.id)).filter((m) => m.info.role === "user")).toHaveLength(2);
+  });
+
+  it("stops the run when the client stops reading (useChat's stop())", async () => {
+    const { agent, url } = await start(mockModel([{ text: "word ".repeat(2_000) }], { chunkSize: 5, delayMs: 2 }));
+    const session = await agent.sessions.create();
+    const controller = new AbortController();
+    const response = await fetch(`${url}/chat`, {
+      method: "POST",
+      body: JSON.stringify({ id: session.id, messages: [userMessage("talk")] }),
+      signal: controller.signal,
+    });
+    const reader = chunks(response).getReader();
+    while ((await reader.read()).value?.type !== "text-delta");
+    controller.abort();
+    await expect.poll(() => agent.isBusy(session.id), { timeout: 10_000 }).toBe(false);
+    const last = (await agent.sessions.messages(session.id)).at(-1)!;
+    expect(last.info).toMatchObject({ role: "assistant", finish: "aborted" });
   });
 
   it("refuses bad bodies and unknown sessions, and answers approvals sent as messages", async () => {
