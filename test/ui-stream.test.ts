@@ -185,6 +185,44 @@ describe("toUIMessageStream", () => {
     await agent.close();
   });
 
+  it("passes a subagent's approval requests on as transient data-permission parts", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "lathe-ui-"));
+    let delegated = false;
+    const route = (call: { prompt: unknown }): MockTurn => {
+      const prompt = JSON.stringify(call.prompt);
+      if (!prompt.includes("delegate please")) {
+        // The subagent: write a file (asks), then report.
+        return prompt.includes("tool-result") ? { text: "Sub done." } : { toolCalls: [{ name: "write", input: { path: "s.txt", content: "s" } }] };
+      }
+      if (delegated) return { text: "Parent done." };
+      delegated = true;
+      return { toolCalls: [{ name: "task", input: { description: "write it", prompt: "write s.txt", subagent: "general" } }] };
+    };
+    const agent = createAgent({
+      model: mockModel(Array.from({ length: 10 }, () => route)),
+      cwd,
+      snapshots: false,
+      permission: { edit: "ask" },
+    });
+    const session = await agent.sessions.create();
+    const run = agent.prompt(session.id, "delegate please");
+    const tap = withChunks(toUIMessageStream(run));
+    const answered: string[] = [];
+    const reading = readAll(tap.stream);
+    await expect.poll(() => tap.chunks.find((c) => c.type === "data-permission"), { timeout: 10_000 }).toBeTruthy();
+    const asked = tap.chunks.find((c) => c.type === "data-permission") as { id: string; data: { sessionID: string }; transient: boolean };
+    expect(asked.data.sessionID).not.toBe(session.id);
+    expect(asked.transient).toBe(true);
+    answered.push(...(await replyToUIApprovals(agent, [{ id: asked.id, approved: true }])).replied);
+    const { final } = await reading;
+    await tap.done;
+    expect(answered).toEqual([asked.id]);
+    expect(readFileSync(join(cwd, "s.txt"), "utf8")).toBe("s");
+    expect(toolParts(final).map((p) => p.type)).toEqual(["tool-task"]);
+    expect(final).toEqual((await stored(agent, session.id))[1]);
+    await agent.close();
+  });
+
   it("ends an aborted run with an abort chunk and the interrupted finish reason", async () => {
     const { agent } = setup([{ text: "word ".repeat(400) }]);
     const session = await agent.sessions.create();

@@ -46,11 +46,15 @@ export function Chat(props: { session: SessionSummary; initial: LatheUIMessage[]
     setInput("");
   };
 
+  const [answered, setAnswered] = useState<Set<string>>(new Set());
   const answer = (approvalId: string, approved: boolean) => {
     // Shown at once in this client; the server is told now (the stream is still open).
     void addToolApprovalResponse({ id: approvalId, approved });
     void api.approve(session.id, approvalId, approved);
+    setAnswered((known) => new Set(known).add(approvalId));
   };
+  // A subagent's requests belong to no tool card of this chat: they are listed on their own.
+  const subagentRequests = busy ? Object.values(permissions).filter((p) => p.sessionID !== session.id && !answered.has(p.id)) : [];
 
   const stopRun = () => {
     void stop();
@@ -99,6 +103,17 @@ export function Chat(props: { session: SessionSummary; initial: LatheUIMessage[]
             </button>
           </div>
         )}
+        {subagentRequests.map((request) => (
+          <div key={request.id} className="approval" data-testid="subagent-approval">
+            <span>
+              A subagent asks: {request.permission} {request.patterns.join(", ")}
+            </span>
+            <button onClick={() => answer(request.id, true)}>Approve</button>
+            <button className="secondary" onClick={() => answer(request.id, false)}>
+              Reject
+            </button>
+          </div>
+        ))}
         {error && <div className="error">{error.message}</div>}
         <div ref={bottom} />
       </div>

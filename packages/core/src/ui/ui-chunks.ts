@@ -45,14 +45,9 @@ export class UIChunkTranslator {
 
   constructor(private readonly sessionID: string) {}
 
-  /** The id of the answer being streamed, once known. */
-  get answerID(): string | undefined {
-    return this.messageID;
-  }
-
   /** The chunks one event adds, in order. Chunks of events before the answer starts wait for its `start`. */
   translate(event: AgentEvent): LatheUIMessageChunk[] {
-    if (event.sessionID !== this.sessionID) return [];
+    if (event.sessionID !== this.sessionID) return this.fromSubagent(event);
     const out: LatheUIMessageChunk[] = this.messageID === undefined ? this.beforeStart : [];
     switch (event.type) {
       case "message.updated":
@@ -86,6 +81,16 @@ export class UIChunkTranslator {
     if (this.messageID === undefined) return [];
     if (out === this.beforeStart) this.beforeStart = [];
     return out;
+  }
+
+  /**
+   * A run hears its subagents' sessions too. They are not part of the answer, but their approval
+   * requests wait on the same user: they come as transient `data-permission` parts (answer them by
+   * id like any other).
+   */
+  private fromSubagent(event: AgentEvent): LatheUIMessageChunk[] {
+    if (event.type !== "permission.asked" || this.messageID === undefined) return [];
+    return [{ type: "data-permission", id: event.request.id, data: event.request, transient: true }];
   }
 
   /** The chunks that close the stream: open parts ended, the failure or abort, `finish`. */

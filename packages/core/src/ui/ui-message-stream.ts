@@ -17,7 +17,8 @@ import { messageMetadata, uiFinishReason } from "./ui-parts.js";
  * message) and transient `data-permission` (the request, with an edit's diff), `data-retry`,
  * `data-file-edited`, `data-todos`, `data-status`, `data-compaction`. A retried request's output
  * taken back is a `reset-step` followed by the step's remaining parts. A failed answer ends with an
- * `error` chunk, an aborted one with `abort`. Events of subagent sessions are left out.
+ * `error` chunk, an aborted one with `abort`. Subagent sessions are left out, but for their approval
+ * requests, which come as transient `data-permission` parts.
  *
  * The stream ends when the run does. Cancelling it (a client that leaves) stops reading, not the
  * run: call `run.abort()` to stop the run.
