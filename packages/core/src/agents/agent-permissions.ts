@@ -97,11 +97,6 @@ export class AgentPermissions implements PermissionGate {
         emit({ type: "permission.asked", sessionID: request.sessionID, request });
       },
       onReplied: async ({ request, reply }) => {
-        if (request.tool) {
-          const approved = reply === "once" || reply === "always";
-          const reason = typeof reply === "object" ? reply.reject : undefined;
-          this.answerListeners.get(callKey(request.sessionID, request.tool.callID))?.({ id: request.id, approved, ...(reason ? { reason } : {}) });
-        }
         if (request.tool && !options.flushSession?.isRunning(request.sessionID)) {
           const calls = this.answeredRestored.get(request.sessionID) ?? new Set<string>();
           calls.add(request.tool.callID);
@@ -118,6 +113,12 @@ export class AgentPermissions implements PermissionGate {
           reply: typeof reply === "object" ? "reject" : reply,
           ...(typeof reply === "object" ? { feedback: reply.reject } : {}),
         });
+        // After the event, so listeners hear "answered" before the call's record changes.
+        if (request.tool) {
+          const approved = reply === "once" || reply === "always";
+          const reason = typeof reply === "object" ? reply.reject : undefined;
+          this.answerListeners.get(callKey(request.sessionID, request.tool.callID))?.({ id: request.id, approved, ...(reason ? { reason } : {}) });
+        }
       },
       onApprovedChanged: async (sessionID, rules) => {
         await updater.update(sessionID, (session) => {
