@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { defineTool, type Tool } from "@lathe/tools";
 import type { AgentEvent, Run } from "@lathe/core";
@@ -21,4 +23,10 @@ export async function collect(run: Run): Promise<{ events: AgentEvent[]; result:
   const events: AgentEvent[] = [];
   for await (const event of run) events.push(event);
   return { events, result: await run };
+}
+
+/** Writes a file, making its folders. */
+export function put(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
 }

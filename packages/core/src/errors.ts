@@ -1,11 +1,23 @@
+import type { Lease } from "@lathe/storage";
 import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
-/** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
+/**
+ * Thrown when a session already runs a prompt (here, or in another process holding its lease). When
+ * another holds the lease, `holder` names it: owner, host and process id, and until when it holds.
+ */
 export class SessionBusyError extends Error {
   override readonly name = "SessionBusyError";
-  constructor(readonly sessionID: string) {
-    super(`Session ${sessionID} is busy: it already runs a prompt. Wait for it to finish or abort it.`);
+  constructor(
+    readonly sessionID: string,
+    readonly holder?: Lease,
+  ) {
+    super(`Session ${sessionID} is busy: it already runs a prompt${holder ? ` (${describeHolder(holder)})` : ""}. Wait for it to finish or abort it.`);
   }
+}
+
+function describeHolder(lease: Lease): string {
+  const where = lease.pid !== undefined ? `, process ${lease.pid}${lease.host ? ` on ${lease.host}` : ""}` : "";
+  return `lease held by ${lease.owner}${where} until ${new Date(lease.expiresAt).toISOString()}`;
 }
 
 /** Thrown when a session id names no stored session. */

@@ -7,6 +7,9 @@ import type { ApproveFn } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
 import type { Hooks } from "./agents/hooks.js";
 import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
+import type { PermissionMode } from "@lathe/permission";
+import type { SkillsOptions } from "./agents/skill-catalog.js";
+import type { CommandsOptions } from "./agents/command-catalog.js";
 
 export type { ApproveFn, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
@@ -81,13 +84,24 @@ export interface AgentOptions {
    * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
    */
   lsp?: Diagnostics;
-  /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
+  /**
+   * The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]`
+   * for none at all. The `task` tool for subagents comes on top of any other list passed, for every
+   * agent that may start subagents; switch it off per agent (`agents: { build: { tools: { task: false } } }`)
+   * or with a rule (`permission: { task: "deny" }`).
+   */
   tools?: Tool[];
   /**
    * Where Lathe keeps its own files: per-session data (full text of truncated tool outputs) and
    * workspace snapshots. Default `$XDG_DATA_HOME/lathe` (or `~/.local/share/lathe`).
    */
   dataDir?: string;
+  /**
+   * Exactly the environment of the commands the model runs (`bash`). Default: the host's
+   * environment without credentials (`*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*PASSWORD*`, `AWS_*`…;
+   * see `CREDENTIAL_ENV_NAMES` in `@lathe/tools`).
+   */
+  shellEnv?: Record<string, string>;
   /** Extra system instructions from the host, added after Lathe's own. */
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */
@@ -130,6 +144,23 @@ export interface AgentOptions {
   flushIntervalMs?: number;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
+  /**
+   * The permission mode of every session that sets none (`default`, `acceptEdits`, `plan`, `bypass`);
+   * see {@link PermissionMode}. Default `default`.
+   */
+  mode?: PermissionMode;
+  /**
+   * Skills (folders with a `SKILL.md`) beyond those of the project and the user's config directory,
+   * and which are switched on; see {@link SkillsOptions}.
+   */
+  skills?: SkillsOptions;
+  /** Command folders beyond the project's and the user's, commands defined in code, and which are switched on; see {@link CommandsOptions}. */
+  commands?: CommandsOptions;
+  /**
+   * The user's config directory, where `skills/` and `commands/` are looked for; default
+   * `$XDG_CONFIG_HOME/lathe` or `~/.config/lathe`. `false` looks in none.
+   */
+  configDir?: string | false;
 }
 
 /** Input of a prompt: plain text, or parts. */
@@ -138,7 +169,9 @@ export type PromptInput = string | PromptPartInput[];
 /** A part of a structured prompt. */
 export type PromptPartInput =
   | { type: "text"; text: string; synthetic?: boolean }
-  | { type: "file"; url: string; mime: string; filename?: string };
+  | { type: "file"; url: string; mime: string; filename?: string }
+  /** A task handed to a subagent on the user's behalf: the turn starts it with the task tool (commands with `subtask: true` send one). */
+  | { type: "subtask"; agent: string; description: string; prompt: string };
 
 /** Options of one prompt. */
 export interface PromptOptions {
@@ -152,4 +185,8 @@ export interface PromptOptions {
   maxSteps?: number;
   /** Budgets of this prompt alone (its subagents' work included), on top of the session's. */
   limits?: Limits;
+  /** The permission mode of this prompt alone, over the session's and the agent's; see {@link PermissionMode}. */
+  mode?: PermissionMode;
+  /** The model that answers this prompt, instead of the agent's. */
+  model?: LanguageModel;
 }

@@ -1,10 +1,13 @@
 import {
   agentRuleset,
   CorrectedError,
+  evaluate,
+  evaluateWithMode,
   fromConfig,
   PermissionService,
   RejectedError,
   type PermissionConfig,
+  type PermissionMode,
   type PermissionRequest,
   type Reply,
   type Rule,
@@ -49,6 +52,8 @@ export type PermissionRules = PermissionConfig | Rule[];
 /** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
 export interface PermissionGate {
   ask(input: GateAskInput): Promise<void>;
+  /** Decides without asking: the rules, then the session's approvals (see `ToolContext.check`). */
+  check?(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask";
 }
 
 /**
@@ -68,6 +73,8 @@ export class AgentPermissions implements PermissionGate {
   /** Per waiting tool call, who records its answers (see {@link GateAskInput.onAnswered}). */
   private readonly answerListeners = new Map<string, (approval: ToolCallApproval) => void>();
   private readonly global: Ruleset;
+  /** The mode in force per session (set when a turn starts and by `sessions.setMode`); absent means `default`. */
+  private readonly modes = new Map<string, PermissionMode>();
 
   constructor(
     private readonly options: {
@@ -164,7 +171,31 @@ export class AgentPermissions implements PermissionGate {
       ...(input.opaque ? { opaque: true } : {}),
       ruleset: this.ruleset(input.agent),
       signal: input.signal,
+      mode: this.modeOf(input.sessionID),
+      planRuleset: this.ruleset("plan"),
     });
+  }
+
+  /** Decides a request by the agent's rules, the session's mode and its approvals, asking no one. */
+  check(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask" {
+    const rules = this.ruleset(input.agent);
+    let outcome: "allow" | "ask" = "allow";
+    for (const pattern of input.patterns) {
+      const action = evaluateWithMode(this.modeOf(input.sessionID), input.permission, pattern, rules, this.ruleset("plan")).action;
+      if (action === "deny") return "deny";
+      if (action === "ask" && evaluate(input.permission, pattern, this.service.approved(input.sessionID)).action !== "allow") outcome = "ask";
+    }
+    return outcome;
+  }
+
+  /** Puts a session's asks under a permission mode from now on (a running turn's next asks included). */
+  setMode(sessionID: string, mode: PermissionMode): void {
+    this.modes.set(sessionID, mode);
+  }
+
+  /** The permission mode a session's asks are decided under now. */
+  modeOf(sessionID: string): PermissionMode {
+    return this.modes.get(sessionID) ?? "default";
   }
 
   /**

@@ -26,8 +26,11 @@ export function offeredTools(host: TaskHost, agent: string, tools: ReadonlyMap<s
   const hidden = disabled([...tools.keys(), "task"], ruleset);
   const offered = new Map([...tools].filter(([name]) => !hidden.has(name) && !switchedOff(name)));
   const subagents = rt.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
-  // With the host's own tool list, the task tool comes only when an agent switches it on (`tools: { task: true }`).
-  const wantsTask = definition.tools?.task === true || (rt.options.tools === undefined && !switchedOff("task"));
+  // Whatever tool list the host passes (builtinTools(), MCP tools, its own), an agent that may start
+  // subagents is offered the task tool, unless the agent switches it off (`tools: { task: false }`) or
+  // its rules deny `task`. An empty list means no tools at all, unless an agent switches task on.
+  const noTools = rt.options.tools !== undefined && rt.options.tools.length === 0;
+  const wantsTask = definition.tools?.task === true || (!noTools && !switchedOff("task"));
   if (subagents.length > 0 && wantsTask && !hidden.has("task") && !offered.has("task")) {
     offered.set("task", createTaskTool(subagents, { runTask: (input) => runTask(host, input) }));
   }
@@ -50,7 +53,9 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
   host.parents.set(child.id, input.parentSessionID);
   input.onStart?.(child.id);
   try {
-    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal });
+    // The child works under the parent's mode: a plan-mode turn cannot edit through a subagent.
+    const mode = host.runtime.permissions.modeOf(input.parentSessionID);
+    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal, mode });
     // Roll the child's usage (its own and its subagents') up into the parent session.
     const after = (await storage.getSession(child.id))?.usage ?? before;
     await host.runtime.updater.update(input.parentSessionID, (parent) => {

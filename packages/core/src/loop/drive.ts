@@ -1,5 +1,5 @@
 import { type ModelMessage } from "ai";
-import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session } from "@lathe/message";
+import { estimateMessagesTokens, modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
 import { finishError, toMessageError } from "./message-error.js";
@@ -17,6 +17,7 @@ import { recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 import type { StepStream } from "./stream-processor.js";
 import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
 import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
+import { StepTrees, type StepTree } from "./step-trees.js";
 
 // The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
 // step the budget, compaction, the model request, and the step's error or its tool calls.
@@ -48,10 +49,11 @@ export async function drive(
 ): Promise<RunResult> {
   const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
   const plan = planTurn(rt, writer, session, options, signal);
+  const trees = new StepTrees(rt.snapshots);
   try {
     let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
     for (let step = 1; !stop; step++) {
-      const outcome = await runStep(plan, turn, step);
+      const outcome = await runStep(plan, turn, trees, step);
       if (outcome === "again") step--;
       stop = outcome === "stop";
     }
@@ -59,6 +61,8 @@ export async function drive(
     if (!signal.aborted) fail(rt, turn.recorder, toMessageError(error));
   } finally {
     if (rt.budgets.get(session.id) === plan.budget) rt.budgets.delete(session.id);
+    // Snapshots still being taken land on their parts before the message is closed.
+    await trees.settle();
   }
   return finishTurn(rt, writer, turn.recorder, signal);
 }
@@ -72,7 +76,7 @@ async function runPendingCalls(plan: TurnPlan, turn: TurnState, pending: ToolCal
 }
 
 /** One step of the turn, phase by phase. */
-async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<StepOutcome> {
+async function runStep(plan: TurnPlan, turn: TurnState, trees: StepTrees, step: number): Promise<StepOutcome> {
   const { rt, signal, budget } = plan;
   if (signal.aborted) return "stop";
   const hit = budget.reached();
@@ -83,11 +87,14 @@ async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<S
   const lastStep = plan.maxSteps !== undefined && step >= plan.maxSteps;
   const instructions = await stepInstructions(plan);
   if (!(await compactIfNeeded(plan, turn, instructions))) return "stop";
-  const { streamed, before, stepStart } = await requestStep(plan, turn, instructions, lastStep);
+  // The snapshot of the step's starting tree is taken beside the request, never before it.
+  const before = trees.begin();
+  const { streamed, stepStart } = await requestStep(plan, turn, instructions, lastStep, before);
+  trees.fillStart(before, turn.recorder, stepStart);
   if (signal.aborted) return "stop";
   if (streamed.error !== undefined) return stepFailed(plan, turn, streamed.error, stepStart);
   turn.justCompacted = false;
-  return afterStep(plan, turn, streamed, before, lastStep);
+  return afterStep(plan, turn, streamed, trees, before, lastStep);
 }
 
 /** The step's system prompt, after the chat.system hooks. */
@@ -119,9 +126,13 @@ async function requestStep(
   turn: TurnState,
   instructions: string,
   lastStep: boolean,
-): Promise<{ streamed: StepStream; before: string | undefined; stepStart: number }> {
+  before: StepTree,
+): Promise<{ streamed: StepStream; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
-  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
+  // Steps converted for an earlier request are reused: each request converts only what changed
+  // (the recorder reports parts changed in place; a compaction clears the cache).
+  turn.recorder.messageCache = plan.messageCache;
+  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref, cache: plan.messageCache });
   if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
   const params: ChatParams = {
     ...optional("temperature", definition.temperature ?? rt.options.temperature),
@@ -131,7 +142,6 @@ async function requestStep(
     headers: { ...rt.options.headers },
   };
   await runHooks(rt.hooks, "chat.params", { ...plan.hookContext, model: ref }, params);
-  const before = await rt.snapshots.track();
 
   const recorder = turn.recorder;
   const stepStart = recorder.parts.length;
@@ -147,14 +157,14 @@ async function requestStep(
       tools: offered.size > 0 && !lastStep ? plan.toolSet : undefined,
       offered: lastStep ? NO_TOOLS : offered,
       params,
-      snapshot: before,
+      snapshot: before.value,
       signal: plan.signal,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
   );
   await completeTexts(rt, recorder, recorder.parts.slice(stepStart), plan.hookContext);
   recordStepUsage(rt, recorder, streamed, ref, budget);
-  return { streamed, before, stepStart };
+  return { streamed, stepStart };
 }
 
 /** A step that failed: an overflow is compacted and sent again (once); anything else ends the turn. */
@@ -163,7 +173,9 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
   if (isContextOverflow(error)) {
     // The provider counted what our estimate did not: compact and send the step again.
     recorder.remove(recorder.parts.slice(stepStart).filter((p) => p.type !== "step-finish"));
-    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, plan.usable ?? Number.POSITIVE_INFINITY))) return "again";
+    // What was rejected is at most this long: the summary's input starts below it.
+    const rejected = estimateMessagesTokens(modelView([...turn.prior, current(turn)]));
+    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, rejected, true))) return "again";
     if (!recorder.message.error) fail(plan.rt, recorder, overflowError(error));
     return "stop";
   }
@@ -172,7 +184,7 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
 }
 
 /** After a step that streamed: end on a bad finish, the last step or a spent budget; else run its tool calls. */
-async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, before: string | undefined, lastStep: boolean): Promise<StepOutcome> {
+async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, trees: StepTrees, before: StepTree, lastStep: boolean): Promise<StepOutcome> {
   const { rt, budget } = plan;
   const recorder = turn.recorder;
   const stopError = finishError(streamed.finishReason);
@@ -189,8 +201,9 @@ async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, 
     stopForBudget(rt, recorder, budget, spent);
     return "stop";
   }
-  const outcome = await runCalls(plan, turn, streamed.calls);
-  await recordPatch(rt, recorder, before);
+  // A tool that may change files waits for the step's starting snapshot, so its changes are this step's.
+  const outcome = await runCalls(plan, turn, streamed.calls, () => before.tree);
+  await recordPatch(trees, recorder, before, streamed.calls.some((call) => !call.tool.readOnly));
   // The step's final states are stored before the next step starts.
   await plan.writer.flush();
   if (outcome.rejected) recorder.message.error ??= rejectedError();
@@ -213,17 +226,11 @@ export async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, pa
   }
 }
 
-/** Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the step-finish part. */
-export async function recordPatch(rt: AgentRuntime, recorder: TurnRecorder, before: string | undefined): Promise<void> {
-  if (before === undefined) return;
-  const after = await rt.snapshots.track();
-  if (after === undefined) return;
-  const finish = recorder.parts.findLast((p) => p.type === "step-finish");
-  if (finish?.type === "step-finish") {
-    finish.snapshot = after;
-    recorder.changed(finish);
-  }
-  if (after === before) return;
-  const files = await rt.snapshots.changed(before, after);
-  if (files.length > 0) recorder.add({ type: "patch", hash: before, files });
+/**
+ * Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the
+ * step-finish part. Only a step that ran a tool that may change files looks at the tree again.
+ */
+export async function recordPatch(trees: StepTrees, recorder: TurnRecorder, before: StepTree, mayChangeFiles: boolean): Promise<void> {
+  const changed = await trees.finish(before, recorder, mayChangeFiles);
+  if (changed && changed.files.length > 0) recorder.add({ type: "patch", hash: changed.before, files: changed.files });
 }

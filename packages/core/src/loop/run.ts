@@ -13,9 +13,10 @@ export interface RunResult {
  * for the final assistant message. Both can be done, in either order: events are kept from the
  * start, so a late iterator still sees all of them.
  *
- * A run resolves even when the model or a tool fails or the run is aborted — the message then says
- * so in `finish` and `error`. It rejects only when it could not run at all (busy session, unknown
- * session, storage failure).
+ * A run resolves even when the model or a tool fails, the model sends hostile input, storage fails
+ * mid-turn or the run is aborted — the message then says so in `finish` and `error` (a turn storage
+ * could not keep is finished by the next prompt's crash repair). It rejects only when it could not
+ * start (busy session, unknown session, storage failing before the turn begins).
  */
 export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
   /** The session this run answers in. */

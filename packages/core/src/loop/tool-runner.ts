@@ -32,6 +32,10 @@ export interface ToolRunnerDeps {
   todos: TodoStore;
   /** The agent's language servers, if any. */
   diagnostics?: Diagnostics | undefined;
+  /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
+  shellEnv?: Record<string, string>;
+  /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
+  beforeChange?: () => Promise<unknown>;
 }
 
 /** How a step's tool calls ended. */
@@ -55,6 +59,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunnerDeps): Pro
       for (const call of batch) fail(call, deps, rejected ? "Skipped: the user rejected an earlier tool call." : ABORTED_TOOL_ERROR);
       continue;
     }
+    // Only read-only calls share a batch: a batch of one that may change files waits for its snapshot.
+    if (!batch[0]!.tool.readOnly) await deps.beforeChange?.();
     const results = await mapLimited(batch, deps.maxParallel, (call) => runOne(call, deps));
     if (results.some((r) => r === "rejected")) rejected = true;
   }
@@ -111,8 +117,10 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
       });
     }
     const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const sent = deps.hooks?.["tool.execute.before"] ? JSON.stringify(input) : undefined;
     const before: { args: Record<string, unknown>; block?: string } = { args: input };
     await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (sent !== undefined) recordRewrite(call, deps, sent, before.args);
     if (before.block !== undefined) {
       fail(call, deps, before.block);
       return "error";
@@ -121,13 +129,18 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     // A tool that stopped because of the abort and returned anyway did not finish its work.
     if (deps.signal.aborted) throw deps.signal.reason;
     const running = part.state.status === "running" ? part.state : undefined;
-    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
-    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    // Every tool's output is capped, not only the built-in ones' — once: a tool that bounds its own
+    // output (bash keeps the tail, read says where to go on) is not cut again. The cap keeps the head
+    // and the tail; the full text stays readable in the session's data dir.
+    const { output } = tool.boundsOutput
+      ? { output: result.output }
+      : await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir }, { direction: "both" });
     const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",
-      input,
+      input: before.args,
+      ...(running?.modelInput ? { modelInput: running.modelInput } : {}),
       output: after.output,
       title: after.title,
       metadata: after.metadata,
@@ -158,6 +171,17 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     fail(call, deps, errorText(error));
     return "error";
   }
+}
+
+/**
+ * Stores the input a `tool.execute.before` hook made (in place or as a new object) as the one that
+ * runs, keeping the model's own (`sent`, as JSON) beside it, so the stored call is what ran.
+ */
+function recordRewrite(call: ToolCall, deps: ToolRunnerDeps, sent: string, args: Record<string, unknown>): void {
+  const state = call.part.state;
+  if (state.status !== "running" || JSON.stringify(args) === sent) return;
+  call.part.state = { ...state, input: args, modelInput: JSON.parse(sent) as Record<string, unknown> };
+  deps.recorder.changed(call.part);
 }
 
 function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
@@ -219,9 +243,11 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         // The answer is kept with the call, so a UI loading the history shows it as a live stream did.
         onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
+    ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
     metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
+    ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),

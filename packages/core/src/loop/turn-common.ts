@@ -62,7 +62,14 @@ export async function finishTurn(rt: AgentRuntime, writer: SessionWriter, record
     info.finish = "aborted";
     info.error ??= abortedError(signal.reason);
   }
-  await closeMessage(rt, writer, recorder);
+  try {
+    await closeMessage(rt, writer, recorder);
+  } catch (error) {
+    // A run resolves even when storage fails as the turn ends: the message says why, and the next
+    // prompt's crash repair finishes what storage holds of it.
+    info.time.completed ??= Date.now();
+    if (!info.error) fail(rt, recorder, toMessageError(error));
+  }
   return { info, parts: recorder.parts };
 }
 
