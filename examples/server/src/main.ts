@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createAgent } from "@lathe/core";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
-import { startServer } from "./server.ts";
+import { startServer, stopOnSignals } from "./server.ts";
 import { storageFromEnv } from "./storage-from-env.ts";
 
 process.removeAllListeners("warning"); // node:sqlite's "experimental" notice, once per start
@@ -28,11 +28,4 @@ const agent = createAgent({
 const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787) });
 console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}`);
 
-const stop = async () => {
-  await server.close();
-  await agent.close();
-  await storage.close();
-  process.exit(0);
-};
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
+stopOnSignals(server, agent, storage);

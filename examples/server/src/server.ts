@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Agent } from "@lathe/core";
-import { createApp } from "./app.ts";
+import type { Storage } from "@lathe/storage";
+import { createApp, type AppOptions } from "./app.ts";
 
 /** A running HTTP server of an agent's sessions. */
 export interface RunningServer {
@@ -20,11 +21,13 @@ export interface StartServerOptions {
   port?: number;
   /** Default all interfaces. */
   hostname?: string;
+  /** A folder of static files to serve at `/` besides the API (see {@link AppOptions.staticRoot}). */
+  staticRoot?: string;
 }
 
 /** Serves `createApp({ agent })` over Node's HTTP server. */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const app = createApp({ agent: options.agent });
+  const app = createApp({ agent: options.agent, ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}) });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: options.hostname }, () => {
       const { port } = server.address() as AddressInfo;
@@ -41,4 +44,16 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       });
     });
   });
+}
+
+/** On Ctrl+C or SIGTERM: stop serving, close the agent and its storage, exit. */
+export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage): void {
+  const stop = async () => {
+    await server.close();
+    await agent.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
 }

@@ -33,6 +33,17 @@ export interface GateAskInput {
   tool?: { messageID: string; callID: string };
   opaque?: boolean;
   signal: AbortSignal;
+  /** Told when a request this call made is answered (not when a rule decided), so the call can record it. */
+  onAnswered?: (approval: ToolCallApproval) => void;
+}
+
+/** A user's answer to one approval request of a tool call, as the call records it (`metadata.approval`). */
+export interface ToolCallApproval {
+  /** The permission request's id. */
+  id: string;
+  approved: boolean;
+  /** The feedback given with a rejection. */
+  reason?: string;
 }
 
 /** Host rules: the OpenCode-style config object, or a list of rules. */
@@ -59,6 +70,8 @@ export class AgentPermissions implements PermissionGate {
    * call; this remembers which calls `resume()` must run again.
    */
   private readonly answeredRestored = new Map<string, Set<string>>();
+  /** Per waiting tool call, who records its answers (see {@link GateAskInput.onAnswered}). */
+  private readonly answerListeners = new Map<string, (approval: ToolCallApproval) => void>();
   private readonly global: Ruleset;
   /** The mode in force per session (set when a turn starts and by `sessions.setMode`); absent means `default`. */
   private readonly modes = new Map<string, PermissionMode>();
@@ -107,6 +120,12 @@ export class AgentPermissions implements PermissionGate {
           reply: typeof reply === "object" ? "reject" : reply,
           ...(typeof reply === "object" ? { feedback: reply.reject } : {}),
         });
+        // After the event, so listeners hear "answered" before the call's record changes.
+        if (request.tool) {
+          const approved = reply === "once" || reply === "always";
+          const reason = typeof reply === "object" ? reply.reject : undefined;
+          this.answerListeners.get(callKey(request.sessionID, request.tool.callID))?.({ id: request.id, approved, ...(reason ? { reason } : {}) });
+        }
       },
       onApprovedChanged: async (sessionID, rules) => {
         await updater.update(sessionID, (session) => {
@@ -133,6 +152,14 @@ export class AgentPermissions implements PermissionGate {
   }
 
   ask(input: GateAskInput): Promise<void> {
+    const { tool, onAnswered } = input;
+    if (!tool || !onAnswered) return this.askService(input);
+    const key = callKey(input.sessionID, tool.callID);
+    this.answerListeners.set(key, onAnswered);
+    return this.askService(input).finally(() => this.answerListeners.delete(key));
+  }
+
+  private askService(input: GateAskInput): Promise<void> {
     return this.service.ask({
       sessionID: input.sessionID,
       permission: input.permission,
@@ -205,6 +232,8 @@ export class AgentPermissions implements PermissionGate {
     return this.service.reply(requestID, reply);
   }
 }
+
+const callKey = (sessionID: string, callID: string) => `${sessionID}\u0000${callID}`;
 
 function toRules(rules: PermissionRules | undefined): Ruleset {
   if (rules === undefined) return [];

@@ -251,18 +251,11 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
+        // The answer is kept with the call, so a UI loading the history shows it as a live stream did.
+        onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
     ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
-    metadata: (update) => {
-      const state = part.state;
-      if (state.status !== "running") return;
-      part.state = {
-        ...state,
-        ...(update.title !== undefined ? { title: update.title } : {}),
-        ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
-      };
-      deps.recorder.changed(part);
-    },
+    metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
     ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
@@ -270,4 +263,16 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),
   };
+}
+
+/** Merges a title and metadata into a running call's state and records the change; a call no longer running keeps its state. */
+function updateRunning(part: ToolPart, deps: ToolRunnerDeps, update: { title?: string; metadata?: Record<string, unknown> }): void {
+  const state = part.state;
+  if (state.status !== "running") return;
+  part.state = {
+    ...state,
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
+  };
+  deps.recorder.changed(part);
 }
