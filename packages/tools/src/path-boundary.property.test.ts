@@ -109,7 +109,11 @@ describe("path resolution property", () => {
   it("every tool asks the same thing for the same target, and it is where the path really lands", async () => {
     await fc.assert(
       fc.asyncProperty(treeArb, queryArb, async (tree, query) => {
-        const workspace = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-prop-")));
+        // Nested deeper than a query can climb (at most five `..`), so a walk above the workspace
+        // stays in this test's folders instead of reaching the whole file system.
+        const base = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-prop-")));
+        const workspace = path.join(base, "1", "2", "3", "4", "5", "ws");
+        mkdirSync(workspace, { recursive: true });
         const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-prop-out-")));
         try {
           build(workspace, outside, tree);
@@ -164,7 +168,7 @@ describe("path resolution property", () => {
             if (tool.name === "grep" && checks.length && lstatSync(real, { throwIfNoEntry: false })?.isFile()) expect(checks).toEqual([pathPattern]);
           }
         } finally {
-          rmSync(workspace, { recursive: true, force: true });
+          rmSync(base, { recursive: true, force: true });
           rmSync(outside, { recursive: true, force: true });
         }
       }),

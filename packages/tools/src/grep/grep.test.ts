@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ToolInputError } from "../errors.js";
 import { writeSearchFixture } from "../search/search-fixture.js";
@@ -78,4 +81,19 @@ it("both backends give the same results", async () => {
     ]);
     expect(b.output, `${pattern} ${include}`).toBe(a.output);
   }
+});
+
+describe("grep over files whose reads would block", () => {
+  it("skips FIFOs and size-less files instead of waiting on them", async () => {
+    mkdirSync(join(ws.dir, "fifo"));
+    writeFileSync(join(ws.dir, "fifo", "a.txt"), "needle here\n");
+    execFileSync("mkfifo", [join(ws.dir, "fifo", "pipe")]);
+    for (const grep of Object.values(backends)) {
+      const result = await grep.execute({ pattern: "needle", path: "fifo" }, testContext(ws.dir));
+      expect(result.output).toContain("a.txt");
+    }
+    // A /proc file has no size, and a read of /proc/kmsg never returns: the Node search skips them.
+    const proc = await backends.node.execute({ pattern: "needle", path: "/proc/self" }, testContext(ws.dir));
+    expect(proc.output).toMatch(/No matches|Found/);
+  }, 30_000);
 });

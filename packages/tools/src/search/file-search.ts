@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { compileGlob } from "./glob-pattern.js";
 import { compileSearchRegex } from "./search-regex.js";
@@ -123,15 +123,21 @@ function typeFilter(include: string | undefined): string[] {
 // a larger file grows into a buffer of its own, dropped after use.
 const scratch = Buffer.allocUnsafe(64 * 1024);
 
-/** A file's bytes (a view valid until the next call), or undefined when it cannot be read. */
+/**
+ * A file's bytes (a view valid until the next call), or undefined when it cannot be read or is not a
+ * regular file with content: FIFOs, devices, and the size-less files of /proc and /sys (`/proc/kmsg`)
+ * would block a synchronous read forever. Opened non-blocking for the same reason.
+ */
 function readWhole(absolute: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(absolute, "r");
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size === 0) return undefined;
     let buffer = scratch;
     let size = 0;
     for (;;) {

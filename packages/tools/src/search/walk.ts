@@ -18,6 +18,9 @@ export interface WalkOptions {
   order?: "depth" | "breadth";
 }
 
+/** Mount points of kernel file systems, skipped by a walk that reaches them from above. */
+const PSEUDO_FILE_SYSTEMS = new Set(["/proc", "/sys", "/dev", "/run"]);
+
 /**
  * Walks the files below `root` the way `rg --files --hidden` does: hidden files included, `.git`
  * folders skipped, `.gitignore` / `.ignore` / `.rgignore` rules respected (also those of parent folders
@@ -33,6 +36,8 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     signal?.throwIfAborted();
     const { dir, relative, rules: parentRules } = order === "depth" ? stack.pop()! : stack.shift()!;
     let entries: Array<{ name: string; isDir: boolean; isFile: boolean }>;
+    // Kernel file systems (/proc, /sys, /dev, …) hold no source and files whose reads block: not walked.
+    if (relative !== "" && PSEUDO_FILE_SYSTEMS.has(dir)) continue;
     try {
       entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((entry) => ({ name: entry.name, isDir: entry.isDirectory(), isFile: entry.isFile() }));
     } catch {
