@@ -22,7 +22,8 @@ export type PostgresStorageOptions = ({ connectionString: string; pool?: never }
 };
 
 // Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale.
-const MIGRATIONS: PostgresMigration[] = [
+// The schema's migrations, shared with the event log (event-log.ts): the same tables, one version.
+export const MIGRATIONS: PostgresMigration[] = [
   {
     version: 1,
     description: "session, message, part and lease tables",
@@ -40,6 +41,15 @@ const MIGRATIONS: PostgresMigration[] = [
           PRIMARY KEY (session_id, message_id, id)
         );
         CREATE TABLE lease (session_id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
+      `);
+    },
+  },
+  {
+    version: 2,
+    description: "session event log (subscribers resume from a per-session sequence number)",
+    async up(client) {
+      await client.query(`
+        CREATE TABLE event (session_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, data text NOT NULL, PRIMARY KEY (session_id, seq));
       `);
     },
   },
