@@ -40,8 +40,8 @@ export type TurnJob = z.infer<typeof TurnJob>;
 
 /** What a finished job stores as its output. */
 export type TurnOutcome =
-  | { state: "answered"; messageID?: string }
-  | { state: "waiting"; requestID: string }
+  | { state: "answered"; messageID?: string; worker?: string }
+  | { state: "waiting"; requestID: string; worker?: string }
   | { state: "failed"; reason: string }
   | { state: "no-session" }
   | { state: "nothing-to-resume" };

@@ -128,10 +128,13 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     }
     if (turn.handedBack) throw new Error(`Handed back: worker stopping while session ${sessionID} ran.`);
     await forwarder.flush(sessionID);
-    return waiting !== undefined ? { state: "waiting", requestID: waiting } : { state: "answered", messageID: result.info.parentID };
+    const worker = workID;
+    return waiting !== undefined ? { state: "waiting", requestID: waiting, worker } : { state: "answered", messageID: result.info.parentID, worker };
   }
 
-  const workID = await queue.boss.work<unknown, TurnOutcome>(
+  // Known once pg-boss registered the handler; jobs report it as the worker that ran them.
+  let workID = "";
+  workID = await queue.boss.work<unknown, TurnOutcome>(
     queue.name,
     { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
     async ([job]) => handle(job!),

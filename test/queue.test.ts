@@ -1,9 +1,8 @@
 import { createAgent, type AgentEvent } from "@lathe/core";
 import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createQueue, type TurnQueue } from "./index.js";
-import { scriptedModel } from "./testing/scripted-model.js";
-import { deployTool, workerAgent } from "./testing/worker-agent.js";
+import { createQueue, type TurnQueue } from "@lathe/queue";
+import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
 
 describe("@lathe/queue in one process", () => {
   let server: TestPostgres;
