@@ -217,17 +217,16 @@ describe("many worker processes on one PostgreSQL", () => {
     const poison = await queue.enqueuePrompt(session.id, "run: kill -9 $PPID");
     const next = await queue.enqueuePrompt(session.id, "after the poison");
     let deaths = 0;
+    const nextDone = async () => (await queue.outcome(next))?.state === "completed";
     const keepOneAlive = (async () => {
-      while ((await queue.outcome(next))?.state !== "completed") {
+      while (!(await nextDone())) {
         const w = startWorker(schema, name, { maxAttempts: 2 });
-        const code = await Promise.race([w.exited, new Promise<"alive">((r) => setTimeout(() => r("alive"), 500))]);
-        if (code === "alive") {
-          await Promise.race([w.exited, until(async () => (await queue.outcome(next))?.state === "completed", 90_000, "next").catch(() => {})]);
-          if (w.child.exitCode === null) {
-            w.child.kill("SIGTERM");
-            await w.exited;
-          } else deaths++;
-        } else deaths++;
+        const result = await Promise.race([w.exited.then(() => "died" as const), until(nextDone, 100_000, "next").then(() => "done" as const)]);
+        if (result === "died") deaths++;
+        else {
+          w.child.kill("SIGTERM");
+          await w.exited;
+        }
       }
     })();
     await until(async () => (await queue.outcome(next))?.state === "completed", 100_000, "the prompt after the poison");
