@@ -105,7 +105,10 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
 
   async function runJob(data: TurnJob, jobID: string, turn: ActiveTurn): Promise<TurnOutcome> {
     const start = await startTurn(agent, storage, data, jobID, queue.replaying);
-    if ("done" in start) return start.done;
+    if ("done" in start) {
+      if (start.done.state === "answered" && start.done.messageID) await announceFinished(queue, storage, data.sessionID, start.done.messageID);
+      return start.done;
+    }
     const started = start.run;
     turn.run = started;
     const { sessionID } = data;
@@ -171,6 +174,24 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
   }
 
   return { id: workID, active: () => [...active.keys()], stop, stopped };
+}
+
+/**
+ * A job taken again whose turn had finished: the worker that finished it may have died before its
+ * last events reached the log. Subscribers then get the stored answer and the idle status, once.
+ */
+async function announceFinished(queue: TurnQueue, storage: Storage, sessionID: string, promptID: string): Promise<void> {
+  const answer = (await storage.listMessages(sessionID)).find((m) => m.info.role === "assistant" && m.info.parentID === promptID);
+  if (!answer) return;
+  const logged = await queue.events().read<AgentEvent>(sessionID);
+  const announced = logged.some(({ event }) => event.type === "message.updated" && event.message.role === "assistant" && event.message.id === answer.info.id && event.message.time.completed !== undefined);
+  if (announced) return;
+  const events: AgentEvent[] = [
+    ...answer.parts.map((part): AgentEvent => ({ type: "message.part.updated", sessionID, part })),
+    { type: "message.updated", sessionID, message: answer.info },
+    { type: "session.status", sessionID, status: { type: "idle" } },
+  ];
+  await queue.events().append(sessionID, events);
 }
 
 /** A request of the job's own session for a tool call: the turn can wait for it without a worker. */
