@@ -140,3 +140,34 @@ describe("prompt({ messageID })", () => {
     expect((await storage.listMessages(session.id)).map((m) => m.info.role)).toEqual(["user", "assistant"]);
   });
 });
+
+describe("agent.resume() after the last step, before the message was closed", () => {
+  it("closes the turn with the answer it has, without asking the model again", async () => {
+    const storage = new MemoryStorage();
+    const model = mockModel([{ text: "should not be asked" }]);
+    const agent = createAgent({ model, storage });
+    const session = await agent.sessions.create();
+    const userID = createId("message");
+    const answerID = createId("message");
+    const base = { sessionID: session.id };
+    const tokens = { ...emptyTokens(), input: 3, output: 4 };
+    await storage.write({
+      messages: [
+        { id: userID, ...base, role: "user", time: { created: Date.now() }, agent: "build" },
+        { id: answerID, ...base, role: "assistant", parentID: userID, time: { created: Date.now() }, providerID: "mock", modelID: "mock", agent: "build", cwd: process.cwd(), tokens, cost: 0, finish: "stop" },
+      ],
+      parts: [
+        { id: createId("part"), ...base, messageID: userID, type: "text", text: "hi" },
+        { id: createId("part"), ...base, messageID: answerID, type: "step-start" },
+        { id: createId("part"), ...base, messageID: answerID, type: "text", text: "Hello.", time: { start: 1, end: 2 } },
+        { id: createId("part"), ...base, messageID: answerID, type: "step-finish", reason: "stop", tokens, cost: 0 },
+      ],
+    });
+    const { info, parts } = await agent.resume(session.id);
+    expect(model.calls).toHaveLength(0);
+    expect(info).toMatchObject({ id: answerID, finish: "stop" });
+    expect(info.time.completed).toBeTypeOf("number");
+    expect(texts(parts)).toEqual(["Hello."]);
+    expect((await storage.getSession(session.id))!.usage.tokens.output).toBe(4);
+  });
+});

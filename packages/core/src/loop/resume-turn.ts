@@ -6,7 +6,7 @@ import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import type { ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
-import { DEFAULT_AGENT, cancelCalls, newAnswer } from "./turn-common.js";
+import { DEFAULT_AGENT, cancelCalls, finishTurn, newAnswer } from "./turn-common.js";
 import { drive } from "./drive.js";
 
 /**
@@ -50,6 +50,9 @@ export async function resumeTurn(
     else interrupted.push(part);
   }
   cancelCalls(recorder, interrupted, INTERRUPTED_TOOL_RESULT);
+  // The process stopped after the model's last step (an answer without tool calls) and before the
+  // message was closed: the answer is there; asking the model again would answer twice.
+  if (calls.length === 0 && answeredInLastStep(recorder.parts)) return finishTurn(rt, writer, recorder, signal);
   const agent = options.agent ?? info.agent;
   return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
 }
@@ -63,4 +66,12 @@ export function unfinishedStep(parts: Part[]): Part[] {
   const start = parts.findLastIndex((p) => p.type === "step-start");
   if (start < 0 || parts.slice(start).some((p) => p.type === "step-finish")) return [];
   return parts.slice(start);
+}
+
+/** Whether the last step finished with no tool call: the step that ends a turn. */
+export function answeredInLastStep(parts: Part[]): boolean {
+  const finish = parts.findLastIndex((p) => p.type === "step-finish");
+  if (finish < 0) return false;
+  const start = parts.slice(0, finish).findLastIndex((p) => p.type === "step-start");
+  return !parts.slice(start + 1, finish).some((p) => p.type === "tool");
 }
