@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Agent } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
 import { createApp } from "./app.ts";
 
 /** A running HTTP server of an agent's sessions. */
@@ -16,6 +17,8 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** The agent to serve: build it with the model and storage you want (a `mockModel` in tests). */
   agent: Agent;
+  /** Worker mode: prompts go to this queue's workers (see `createApp`). */
+  queue?: TurnQueue;
   /** Default 8787; 0 picks a free port. */
   port?: number;
   /** Default all interfaces. */
@@ -24,7 +27,7 @@ export interface StartServerOptions {
 
 /** Serves `createApp({ agent })` over Node's HTTP server. */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const app = createApp({ agent: options.agent });
+  const app = createApp({ agent: options.agent, ...(options.queue ? { queue: options.queue } : {}) });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: options.hostname }, () => {
       const { port } = server.address() as AddressInfo;
