@@ -116,7 +116,8 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     let result: RunResult;
     try {
       for await (const event of started) {
-        if (!storage.isFenced(sessionID)) forwarder.push(sessionID, event);
+        // Once fenced, what the abort records never happened as far as storage goes: only the status is true.
+        if (!storage.isFenced(sessionID) || event.type === "session.status") forwarder.push(sessionID, event);
         if (waiting === undefined && isOwnApproval(event, sessionID)) {
           // Leave the turn as stored, waiting for its answer, and free this worker: the answer enqueues the resume.
           waiting = event.request.id;
