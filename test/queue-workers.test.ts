@@ -214,7 +214,7 @@ describe("many worker processes on one PostgreSQL", () => {
     const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
     const host = createAgent({ model: scriptedModel(), storage });
     const session = await host.sessions.create();
-    const poison = await queue.enqueuePrompt(session.id, "run: kill -9 $PPID");
+    const poison = await queue.enqueuePrompt(session.id, "poison: die");
     const next = await queue.enqueuePrompt(session.id, "after the poison");
     let deaths = 0;
     const nextDone = async () => (await queue.outcome(next))?.state === "completed";

@@ -1,5 +1,6 @@
 import { createAgent, type AgentEvent } from "@lathe/core";
 import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
+import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQueue, type TurnQueue } from "@lathe/queue";
 import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
@@ -36,6 +37,18 @@ describe("@lathe/queue in one process", () => {
     const queue = open(`q${++n}`);
     await expect(queue.enqueuePrompt("ses_1", "  ")).rejects.toThrow(/empty/);
     await expect(queue.enqueuePrompt("", "hi")).rejects.toThrow(/session id/);
+  });
+
+  it("runs on a pg-boss instance the host made and started", async () => {
+    const boss = new PgBoss(server.connectionString);
+    boss.on("error", () => {});
+    await boss.start();
+    const queue = createQueue({ boss, name: "host_boss_turns" });
+    const jobID = await queue.enqueuePrompt("ses_host", "hello");
+    expect(await queue.outcome(jobID)).toMatchObject({ state: "created" });
+    expect(() => queue.subscribe("ses_host")).toThrow(/connectionString/);
+    await queue.close();
+    await boss.stop({ graceful: false });
   });
 
   it("answers each session's prompts in order, and a subscriber sees every event once with dense numbers", async () => {

@@ -10,3 +10,4 @@ export type { MakeAgent, Worker, WorkerContext, WorkOptions } from "./worker.js"
 export { QueuedPromptOptions, type TurnJob, type TurnOutcome } from "./jobs.js";
 export { QUEUE_METADATA_KEY, queueNotes } from "./prompt-ids.js";
 export { FencedStorage } from "./fenced-storage.js";
+export type { PgBossInstance, BossJob } from "./boss.js";

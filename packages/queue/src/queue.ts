@@ -1,11 +1,12 @@
 import type { AgentEvent, HandOffReply, PromptInput } from "@lathe/core";
 import { PostgresEventLog, type LoggedEvent } from "@lathe/storage-postgres";
-import { PgBoss, type JobWithMetadata } from "pg-boss";
+import { PgBoss } from "pg-boss";
+import type { BossJob, PgBossInstance } from "./boss.js";
 import { QueuedPromptOptions, TurnJob, type TurnOutcome } from "./jobs.js";
 import { startWorker, type MakeAgent, type Worker, type WorkOptions } from "./worker.js";
 
 /** How a queue reaches PostgreSQL: a connection string, or your own pg-boss instance (and then a connection string for events). */
-export type QueueOptions = ({ connectionString: string; boss?: PgBoss } | { boss: PgBoss; connectionString?: string }) & {
+export type QueueOptions = ({ connectionString: string; boss?: PgBossInstance } | { boss: PgBossInstance; connectionString?: string }) & {
   /** The pg-boss queue of turns; default `"lathe_turns"`. Its dead letters go to `<name>_dead`. */
   name?: string;
   /** The PostgreSQL schema of Lathe's tables (sessions, events), as given to `PostgresStorage`; default `"lathe"`. */
@@ -63,8 +64,8 @@ export class TurnQueue {
   readonly schema: string;
   readonly maxAttempts: number;
   readonly heartbeatSeconds: number;
-  /** @internal */
-  readonly boss: PgBoss;
+  /** The pg-boss instance the queue runs on (yours, or the one it made). */
+  readonly boss: PgBossInstance;
   /** @internal */
   readonly connectionString: string | undefined;
   private readonly ownsBoss: boolean;
@@ -88,11 +89,13 @@ export class TurnQueue {
     this.connectionString = options.connectionString;
     this.ownsBoss = !options.boss;
     const supervise = options.superviseIntervalSeconds ?? 1;
-    this.boss =
-      options.boss ??
-      new PgBoss({ connectionString: options.connectionString!, superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise, max: 4 });
-    // pg-boss reports background trouble (a lost connection…) as events; without a listener Node would throw.
-    if (this.ownsBoss) this.boss.on("error", () => {});
+    if (options.boss) this.boss = options.boss;
+    else {
+      const boss = new PgBoss({ connectionString: options.connectionString!, superviseIntervalSeconds: supervise, monitorIntervalSeconds: supervise, max: 4 });
+      // pg-boss reports background trouble (a lost connection…) as events; without a listener Node would throw.
+      boss.on("error", () => {});
+      this.boss = boss as unknown as PgBossInstance;
+    }
   }
 
   /** Starts pg-boss (when the queue made it) and creates the queue and its dead letters if missing. Called by every method; call it to fail early. */
@@ -108,6 +111,7 @@ export class TurnQueue {
           heartbeatSeconds: this.heartbeatSeconds,
           // A turn may run long (it has heartbeats); the expiry only bounds a stuck handler.
           expireInSeconds: 6 * 60 * 60,
+          deadLetter: this.deadLetterName,
         });
       }
     })();
@@ -164,16 +168,23 @@ export class TurnQueue {
   /** The turns given up (see `maxAttempts`), oldest first. */
   async deadLetters(limit = 1000): Promise<DeadLetter[]> {
     await this.start();
-    const jobs = (await this.boss.findJobs<DeadLetterData>(this.deadLetterName, { limit })) as JobWithMetadata<DeadLetterData>[];
-    return jobs.map((job) => ({ id: job.id, sessionID: job.data.job.sessionID, reason: job.data.reason, data: job.data.job, createdOn: job.createdOn }));
+    const jobs = await this.boss.findJobs(this.deadLetterName, { limit });
+    return jobs.map((job: BossJob) => {
+      // A job pg-boss moved here itself (its last attempt died too) carries the turn's data as it was.
+      const data = job.data as DeadLetterData | TurnJob;
+      const turn = "job" in data ? data.job : data;
+      const reason = "job" in data ? data.reason : "Every attempt's worker stopped, the last one included.";
+      return { id: job.id, sessionID: turn.sessionID, reason, data: turn, createdOn: job.createdOn ?? new Date(0) };
+    });
   }
 
   /** What a finished job of this queue did (its output), or undefined while it has none. */
   async outcome(jobID: string): Promise<{ state: string; output?: TurnOutcome } | undefined> {
     await this.start();
-    const [job] = await this.boss.findJobs<TurnJob>(this.name, { id: jobID });
+    const [job] = await this.boss.findJobs(this.name, { id: jobID });
     if (!job) return undefined;
-    return { state: job.state, ...(job.output && Object.keys(job.output).length ? { output: job.output as TurnOutcome } : {}) };
+    const output = job.output && typeof job.output === "object" && Object.keys(job.output).length ? { output: job.output as TurnOutcome } : {};
+    return { state: job.state ?? "unknown", ...output };
   }
 
   /**

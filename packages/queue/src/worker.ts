@@ -1,7 +1,7 @@
 import { NothingToResumeError, SessionBusyError, type Agent, type AgentEvent, type HandOffReply, type Run, type RunResult } from "@lathe/core";
 import type { Storage } from "@lathe/storage";
 import { PostgresStorage } from "@lathe/storage-postgres";
-import type { Job } from "pg-boss";
+import type { BossJob } from "./boss.js";
 import { EventForwarder } from "./event-forwarder.js";
 import { FencedStorage } from "./fenced-storage.js";
 import { TurnJob, type TurnOutcome } from "./jobs.js";
@@ -78,7 +78,7 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     () => {},
   );
 
-  async function handle(job: Job<unknown>): Promise<TurnOutcome> {
+  async function handle(job: BossJob): Promise<TurnOutcome> {
     const data = TurnJob.parse(job.data);
     const { sessionID } = data;
     // The last claim of a turn whose workers kept dying: end it as failed rather than run it again.
@@ -138,7 +138,7 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
 
   // Known once pg-boss registered the handler; jobs report it as the worker that ran them.
   let workID = "";
-  workID = await queue.boss.work<unknown, TurnOutcome>(
+  workID = await queue.boss.work(
     queue.name,
     { localConcurrency: concurrency, batchSize: 1, pollingIntervalSeconds: 0.5 },
     async ([job]) => handle(job!),
