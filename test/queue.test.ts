@@ -39,6 +39,23 @@ describe("@lathe/queue in one process", () => {
     await expect(queue.enqueuePrompt("", "hi")).rejects.toThrow(/session id/);
   });
 
+  it("heartbeats while a turn runs: a turn longer than the heartbeat interval is neither failed nor taken again", { timeout: 60_000 }, async () => {
+    const schema = `q${++n}`;
+    const queue = open(schema);
+    const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
+    const host = createAgent({ model: scriptedModel(), storage });
+    const session = await host.sessions.create();
+    const worker = await queue.work((context) => workerAgent(context), { handleSignals: false });
+    const job = await queue.enqueuePrompt(session.id, "run: sleep 14");
+    await until(async () => (await queue.outcome(job))?.state === "completed", 40_000);
+    const [found] = await queue.boss.findJobs(queue.name, { id: job });
+    expect(found!.retryCount).toBe(0);
+    const messages = await storage.listMessages(session.id);
+    expect(messages[1]!.parts.find((p) => p.type === "tool")).toMatchObject({ state: { status: "completed" } });
+    await worker.stop();
+    await storage.close();
+  });
+
   it("runs on a pg-boss instance the host made and started", async () => {
     const boss = new PgBoss(server.connectionString);
     boss.on("error", () => {});
