@@ -102,19 +102,34 @@ describe("many worker processes on one PostgreSQL", () => {
       for await (const item of queue.subscribe(s.id, { signal: stop.signal })) list.push(item);
     });
     // Every other prompt runs a real command (a tool process that must not outlive its worker).
-    const prompt = (s: number, p: number) => (p % 2 === 0 ? `prompt ${p} of ${s}: run: sleep 0.4 # ${marker}` : `prompt ${p} of ${s}`);
+    const prompt = (s: number, p: number) => (p % 2 === 0 ? `prompt ${p} of ${s}: run: sleep 2 # ${marker}` : `prompt ${p} of ${s}`);
     const jobs: string[] = [];
     for (let p = 0; p < 3; p++) for (let s = 0; s < sessions.length; s++) jobs.push(await queue.enqueuePrompt(sessions[s]!.id, prompt(s, p)));
     const allDone = async () => (await Promise.all(jobs.map((id) => queue.outcome(id)))).every((o) => o?.state === "completed");
 
     // 10 kills at random moments, each of a worker in the middle of a turn; a new worker replaces it.
     let kills = 0;
+    const orphanCandidates: number[] = [];
+    const survivors: number[] = [];
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     while (kills < 10 && !(await allDone())) {
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 600));
       const busy = [...workers].filter((w) => w.active > 0);
       const victim = busy[Math.floor(Math.random() * busy.length)];
       if (!victim) continue;
+      // The tool processes it runs now (and their watchers) must not outlive it.
+      const running = spawnSync("pgrep", ["-P", String(victim.child.pid)]).stdout.toString().split("\n").filter(Boolean).map(Number);
       victim.child.kill("SIGKILL");
+      orphanCandidates.push(...running);
+      // Checked soon after the kill: a `sleep 2` left to itself would still be running then.
+      setTimeout(() => survivors.push(...running.filter(alive)), 800);
       kills++;
       spawnOne();
     }
@@ -157,8 +172,9 @@ describe("many worker processes on one PostgreSQL", () => {
       const completed = events.filter((e) => e.event.type === "message.updated" && e.event.message.role === "assistant" && e.event.message.time.completed !== undefined);
       expect(new Set(completed.map((e) => (e.event.type === "message.updated" ? e.event.message.id : "")))).toEqual(new Set(messages.filter((m) => m.info.role === "assistant").map((m) => m.info.id)));
     }
-    // No tool process outlives the turn that started it, killed worker or not.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // No tool process outlives its killed worker (each `sleep 2` would still run for a while), and none is left at the end.
+    expect(orphanCandidates.length).toBeGreaterThan(0);
+    expect(survivors).toEqual([]);
     expect(spawnSync("pgrep", ["-f", marker]).stdout.toString().trim()).toBe("");
 
     await Promise.all([...workers].map(async (w) => {

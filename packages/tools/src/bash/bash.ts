@@ -11,6 +11,7 @@ import { realpathLoose, resolveToolPath } from "../workspace-path.js";
 import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
+import { guardOrphans } from "./orphan-guard.js";
 import { bwrapCommand, probeBwrap, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
@@ -139,6 +140,8 @@ async function run(
     env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...opts.env },
   });
   const pgid = child.pid;
+  // If this process is killed mid-command, the command's group dies with it: no orphaned tool processes.
+  const unguard = pgid ? guardOrphans(pgid) : () => {};
   let timedOut = false;
   let aborted = false;
   let lastProgress = 0;
@@ -183,6 +186,7 @@ async function run(
       });
     });
   }).finally(() => {
+    unguard();
     clearTimeout(timer);
     ctx.abort.removeEventListener("abort", onAbort);
   });
