@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createAgent, type AgentEvent } from "@lathe/core";
 import type { MessageWithParts, Part } from "@lathe/message";
@@ -110,11 +111,19 @@ describe("many worker processes on one PostgreSQL", () => {
     // 10 kills at random moments, each of a worker in the middle of a turn; a new worker replaces it.
     let kills = 0;
     const orphanCandidates: number[] = [];
-    const survivors: number[] = [];
+    const survivors: string[] = [];
+    const describe = (pid: number) => {
+      try {
+        return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`;
+      } catch {
+        return String(pid);
+      }
+    };
+    // Running, not a zombie waiting to be reaped (the reaper of orphans may be slow, or absent in a container).
     const alive = (pid: number) => {
       try {
-        process.kill(pid, 0);
-        return true;
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
       } catch {
         return false;
       }
@@ -129,7 +138,7 @@ describe("many worker processes on one PostgreSQL", () => {
       victim.child.kill("SIGKILL");
       orphanCandidates.push(...running);
       // Checked soon after the kill: a `sleep 2` left to itself would still be running then.
-      setTimeout(() => survivors.push(...running.filter(alive)), 800);
+      setTimeout(() => survivors.push(...running.filter(alive).map(describe)), 1_200);
       kills++;
       spawnOne();
     }
