@@ -21,7 +21,8 @@ export default defineConfig({
   test: {
     // Agents made without a dataDir keep snapshots and tool files under $XDG_DATA_HOME/lathe: give
     // each test run its own, so runs never share (or inherit locks from) the user's data.
-    env: { XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "lathe-test-data-")) },
+    // Likewise the user's config directory, where skills and commands are looked for.
+    env: { XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "lathe-test-data-")), XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "lathe-test-config-")) },
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,

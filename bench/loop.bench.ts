@@ -4,25 +4,12 @@
 import { streamText, tool, type ModelMessage } from "ai";
 import { z } from "zod";
 import { createAgent } from "@lathe/core";
-import { mockModel, type MockTurn } from "@lathe/mock";
-import { defineTool } from "@lathe/tools";
+import { mockModel } from "@lathe/mock";
 import { medianMs, report } from "./lib/report.ts";
-
-const STEPS = 200;
-const DELTAS = 100;
-const CHUNK = 4;
-
-function script(): MockTurn[] {
-  const turns: MockTurn[] = [];
-  for (let i = 0; i < STEPS; i++) {
-    turns.push({ text: "abcd".repeat(DELTAS), toolCalls: [{ name: "noop", input: { step: i } }], usage: { input: 100, output: 50 } });
-  }
-  turns.push({ text: "done", usage: { input: 100, output: 1 } });
-  return turns;
-}
+import { CHUNK, DELTAS, longSessionScript, noopTool, STEPS } from "./lib/long-session.ts";
 
 async function baseline(): Promise<void> {
-  const model = mockModel(script(), { chunkSize: CHUNK });
+  const model = mockModel(longSessionScript(), { chunkSize: CHUNK });
   const tools = { noop: tool({ description: "does nothing", inputSchema: z.object({ step: z.number() }) }) };
   const messages: ModelMessage[] = [{ role: "user", content: "go" }];
   for (;;) {
@@ -50,17 +37,8 @@ async function baseline(): Promise<void> {
 
 let events = 0;
 async function lathe(): Promise<void> {
-  const noop = defineTool({
-    name: "noop",
-    description: "does nothing",
-    parameters: z.object({ step: z.number() }),
-    readOnly: true,
-    async execute() {
-      return { title: "noop", output: "ok" };
-    },
-  });
   // Snapshots off: this measures the loop itself, not git (bench/snapshot.bench.ts measures that).
-  const agent = createAgent({ model: mockModel(script(), { chunkSize: CHUNK }), tools: [noop], instructions: "You are a test.", snapshots: false });
+  const agent = createAgent({ model: mockModel(longSessionScript(), { chunkSize: CHUNK }), tools: [noopTool], instructions: "You are a test.", snapshots: false });
   agent.on("*", () => {
     events++;
   });

@@ -4,7 +4,9 @@
 import { createId, type Part } from "@lathe/message";
 import { FileStorage, MemoryStorage, SqliteStorage, type Storage, type WriteBatch } from "@lathe/storage";
 import { PostgresStorage, startTestPostgres } from "@lathe/storage-postgres";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs, report, type BenchFigure } from "./lib/report.ts";
@@ -56,9 +58,33 @@ interface Result {
   writeMs: number;
   writesPerSession: number;
   loadMs: number;
+  /** The same load with one part damaged in place: the intact parts read row by row, the damaged one reported. */
+  damagedLoadMs?: number;
 }
 
-async function measure(name: string, storage: Storage, runs: number): Promise<Result> {
+/** Replaces one stored part's text with torn JSON, as a disk fault would. */
+type Damage = (sessionID: string, part: { messageID: string; id: string }) => Promise<void>;
+
+const TORN = '{"id": "torn';
+
+const damageSqlite = (path: string): Damage => async (sessionID, part) => {
+  const db = new (createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite")).DatabaseSync(path);
+  db.prepare("UPDATE part SET data = ? WHERE session_id = ? AND message_id = ? AND id = ?").run(TORN, sessionID, part.messageID, part.id);
+  db.close();
+};
+
+const damageFiles = (dir: string): Damage => async (sessionID, part) => {
+  writeFileSync(join(dir, "sessions", sessionID, "messages", part.messageID, "parts", `${part.id}.json`), TORN);
+};
+
+const damagePostgres = (connectionString: string): Damage => async (sessionID, part) => {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  await client.query("UPDATE lathe.part SET data = $1 WHERE session_id = $2 AND message_id = $3 AND id = $4", [TORN, sessionID, part.messageID, part.id]);
+  await client.end();
+};
+
+async function measure(name: string, storage: Storage, runs: number, damage?: Damage): Promise<Result> {
   const counting = new CountingStorage(storage);
   let sessions = 0;
   const writeMs = await medianMs(async () => {
@@ -71,8 +97,17 @@ async function measure(name: string, storage: Storage, runs: number): Promise<Re
   const count = check.reduce((n, m) => n + m.parts.length, 0);
   if (count !== PARTS) throw new Error(`${name}: loaded ${count} parts, wrote ${PARTS}`);
   const loadMs = await medianMs(() => storage.listMessages(loaded), 7, 2);
+  let damagedLoadMs: number | undefined;
+  if (damage) {
+    const victim = check[3]!.parts[500]!;
+    await damage(loaded, victim);
+    damagedLoadMs = await medianMs(async () => {
+      const parts = (await storage.listMessages(loaded)).reduce((n, m) => n + m.parts.length, 0);
+      if (parts !== PARTS - 1) throw new Error(`${name}: loaded ${parts} parts around the damaged one`);
+    }, 7, 2);
+  }
   await storage.close();
-  return { name, writeMs, writesPerSession: counting.writes / sessions, loadMs };
+  return { name, writeMs, writesPerSession: counting.writes / sessions, loadMs, ...(damagedLoadMs === undefined ? {} : { damagedLoadMs }) };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "lathe-bench-storage-"));
@@ -80,9 +115,12 @@ const server = await startTestPostgres();
 const results: Result[] = [];
 try {
   results.push(await measure("memory", new MemoryStorage(), 5));
-  results.push(await measure("sqlite", new SqliteStorage(join(dir, "bench.db")), 5));
-  results.push(await measure("file", await FileStorage.open(join(dir, "files")), 2));
-  results.push(await measure("postgres", await PostgresStorage.open({ connectionString: await server.createDatabase() }), 3));
+  // Damaged records are reported to onCorrupt (here: ignored) and left out.
+  const onCorrupt = () => {};
+  results.push(await measure("sqlite", new SqliteStorage(join(dir, "bench.db"), { onCorrupt }), 5, damageSqlite(join(dir, "bench.db"))));
+  results.push(await measure("file", await FileStorage.open(join(dir, "files"), { onCorrupt }), 2, damageFiles(join(dir, "files"))));
+  const connectionString = await server.createDatabase();
+  results.push(await measure("postgres", await PostgresStorage.open({ connectionString, onCorrupt }), 3, damagePostgres(connectionString)));
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -107,6 +145,16 @@ for (const r of results) {
     baselineValue: memory.loadMs,
     target: r.name === "sqlite" ? "< 100 ms" : undefined,
     note: "listMessages, median of 7",
+  });
+}
+for (const r of results) {
+  if (r.damagedLoadMs === undefined) continue;
+  figures.push({
+    name: `${r.name}: load a 10,000-part session with one part damaged`,
+    value: r.damagedLoadMs,
+    baseline: `${r.name} intact`,
+    baselineValue: r.loadMs,
+    note: "the 9,999 intact parts load, the damaged one is reported (listMessages, median of 7)",
   });
 }
 report(import.meta.url, figures);

@@ -1,8 +1,11 @@
 // grep and glob over a generated 20,000-file tree: the pure-Node fallback against ripgrep, same run.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// grep with read rules checked per file (a denied .env in every folder) against grep without them.
+// Path resolution of a 50-component path, against one realpath(3) call.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createGlobTool, createGrepTool, locateRipgrep, type ToolContext } from "@lathe/tools";
+import { agentRuleset, evaluate, fromConfig } from "@lathe/permission";
+import { createGlobTool, createGrepTool, locateRipgrep, realpathLoose, resolveToolPath, type ToolContext } from "@lathe/tools";
 import { medianMs, report } from "./lib/report.ts";
 
 const rg = locateRipgrep(undefined);
@@ -24,6 +27,8 @@ for (let a = 0; made < FILES; a++) {
   }
 }
 writeFileSync(path.join(root, ".gitignore"), "pkg0/\n");
+// A secret in every package, which the read rules deny.
+for (let a = 0; a * 500 < FILES; a++) writeFileSync(path.join(root, `pkg${a}`, ".env"), "NEEDLE_SECRET=1\n");
 
 const state = new Map<string, unknown>();
 const ctx: ToolContext = {
@@ -47,6 +52,21 @@ const tools = {
   node: { glob: createGlobTool({ ripgrep: false }), grep: createGrepTool({ ripgrep: false }) },
 };
 
+// The rules of an agent whose host denies .env reads, decided as the loop decides them (no approvals).
+const rules = agentRuleset("build", { global: fromConfig({ read: { "*.env": "deny" } }) });
+const checked: ToolContext = {
+  ...ctx,
+  check: (request) => {
+    let outcome: "allow" | "ask" | "deny" = "allow";
+    for (const pattern of request.patterns) {
+      const action = evaluate(request.permission, pattern, rules).action;
+      if (action === "deny") return "deny";
+      if (action === "ask") outcome = "ask";
+    }
+    return outcome;
+  },
+};
+
 try {
   const cases = [
     { name: "glob **/*.ts", run: (t: typeof tools.rg) => t.glob.execute({ pattern: "**/*.ts" }, ctx) },
@@ -61,6 +81,25 @@ try {
     const ripgrep = await medianMs(() => c.run(tools.rg), 5, 1);
     figures.push({ name: `${c.name}, ${FILES} files, pure Node`, value: node, baseline: "ripgrep", baselineValue: ripgrep, target: "≤ 3×" });
   }
+  for (const [backend, t] of [["ripgrep", tools.rg], ["pure Node", tools.node]] as const) {
+    const on = await t.grep.execute({ pattern: "NEEDLE" }, checked);
+    if (!on.output.includes("not searched") || on.output.includes("NEEDLE_SECRET")) throw new Error("grep with read rules did not withhold the .env files");
+    const withRules = await medianMs(() => t.grep.execute({ pattern: "NEEDLE" }, checked), 5, 1);
+    const without = await medianMs(() => t.grep.execute({ pattern: "NEEDLE" }, ctx), 5, 1);
+    figures.push({ name: `grep NEEDLE, ${FILES} files, read rules checked per file (${backend})`, value: withRules, baseline: "same grep without read rules", baselineValue: without, target: "≤ 1.2×" });
+  }
+
+  // 50 components: the workspace, then folders that exist, then some that do not (a file to create).
+  const deep = path.join(root, "deep");
+  mkdirSync(path.join(deep, ...Array.from({ length: 40 - deep.split("/").length + 1 }, (_, i) => `d${i}`)), { recursive: true });
+  const existing = realpathSync(path.join(deep, ...Array.from({ length: 40 - deep.split("/").length + 1 }, (_, i) => `d${i}`)));
+  const fifty = path.join(existing, ...Array.from({ length: 50 - existing.split("/").length + 1 }, (_, i) => `new${i}`));
+  if (fifty.split("/").length - 1 !== 50) throw new Error(`expected 50 components, got ${fifty.split("/").length - 1}`);
+  const perCall = async (fn: () => unknown, n = 2000) => (await medianMs(async () => { for (let i = 0; i < n; i++) await fn(); }, 5, 1)) * 1000 / n;
+  const baseline = await perCall(() => realpathSync.native(existing));
+  figures.push({ name: "resolve a 50-component path (40 existing, 10 to create)", value: await perCall(() => realpathLoose(fifty)), unit: "µs", baseline: "one realpath(3) of its existing part", baselineValue: baseline });
+  figures.push({ name: "resolveToolPath, same path, with the workspace check", value: await perCall(() => resolveToolPath(ctx, path.relative(root, fifty))), unit: "µs", baseline: "one realpath(3) of its existing part", baselineValue: baseline });
+
   report(import.meta.url, figures);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the system services Lathe's tests use are installed: git, ripgrep, bubblewrap,
-// PostgreSQL and tmux (the CLI example is tested in a tmux pseudo-terminal) — Debian packages. Run by `npm test` before the suite; on a machine where we are root
+// PostgreSQL, tmux (the CLI example is tested in a tmux pseudo-terminal) and Chromium (examples/web is
+// tested in it) — Debian packages. Run by `npm test` before the suite; on a machine where we are root
 // and a package is missing it is installed with apt-get, otherwise the missing ones are named.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
@@ -21,6 +22,8 @@ const wanted = [
   { pkg: "bubblewrap", present: () => has("bwrap") },
   { pkg: "postgresql", present: () => postgresBinDir() !== undefined },
   { pkg: "tmux", present: () => has("tmux") },
+  // examples/web is tested end to end in a headless browser (playwright-core drives the system's).
+  { pkg: "chromium", present: () => has("chromium") },
 ];
 
 const missing = wanted.filter((w) => !w.present()).map((w) => w.pkg);

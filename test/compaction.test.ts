@@ -9,7 +9,7 @@ import { BudgetExceededError, createAgent, InvalidInputError, REPLAY_NOTE, SUMMA
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { COMPACTED_TOOL_RESULT, totalTokens } from "@lathe/message";
 import { defineTool } from "@lathe/tools";
-import { collect, echoTool } from "./helpers.js";
+import { collect, contextOverflowError, echoTool } from "./helpers.js";
 
 /** The text of the last user message of a model call. */
 function lastUserText(call: LanguageModelV4CallOptions): string {
@@ -216,14 +216,7 @@ describe("compaction", () => {
   });
 
   it("recognises a provider's context-length error, compacts and sends the step again", async () => {
-    const overflow = new APICallError({
-      message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
-      url: "https://api.openai.com/v1/chat/completions",
-      requestBodyValues: {},
-      statusCode: 400,
-      responseBody: '{"error":{"code":"context_length_exceeded"}}',
-      isRetryable: false,
-    });
+    const overflow = contextOverflowError();
     const model = mockModel([
       { toolCalls: [{ name: "echo", input: { text: "one" } }] },
       { throwOnStart: overflow },

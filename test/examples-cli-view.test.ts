@@ -38,7 +38,7 @@ describe("examples/cli turn view", () => {
     const screen = terminal();
     const { info } = await show(agent.prompt(session.id, "hi"), new TurnView(screen.out));
     expect(info.error).toBeUndefined();
-    expect(screen.text()).toMatch(/Provider error \(Cannot connect to API: getaddrinfo ENOTFOUND api\.example\.com\): retrying in \d+ s \(attempt 1\)\n/);
+    expect(screen.text()).toMatch(/Provider error: Cannot connect to API: getaddrinfo ENOTFOUND api\.example\.com: retrying in \d+ s \(attempt 1\)\n/);
     await agent.close();
   });
 

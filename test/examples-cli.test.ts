@@ -37,7 +37,9 @@ const workspaceOf = (screen: string) => {
 describe("examples/cli in a terminal", () => {
   it("streams the demo, asks for approvals, shows a coloured diff, stops a turn on Ctrl+C and exits on a second", { timeout: 90_000 }, async () => {
     pane = new TmuxPane(cli(), { cwd: root });
-    let screen = await pane.waitFor("Allow bash node test.js");
+    // The question's line is drawn before its choices: wait for the last choice.
+    let screen = await pane.waitFor("Reject with feedback");
+    expect(screen).toContain("Allow bash node test.js");
     expect(screen).toContain("I'll run the tests first to see what fails.");
     const workspace = workspaceOf(screen);
     expect(screen).toMatch(/Allow once[\s\S]*Allow always \(node test\.js, for this session\)[\s\S]*Reject[\s\S]*Reject with feedback/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createAgent, SessionBusyError, type AgentEvent } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
 import { defineTool } from "@lathe/tools";
-import { collect, echoTool } from "./helpers.js";
+import { brokenTool, collect, echoTool } from "./helpers.js";
 
 describe("stopping cleanly", () => {
   it("aborts during streaming: no exception, message finished as aborted", async () => {
@@ -125,14 +125,7 @@ describe("stopping cleanly", () => {
   });
 
   it("turns a thrown tool error into the tool's error result", async () => {
-    const broken = defineTool({
-      name: "broken",
-      description: "Always fails.",
-      parameters: z.object({}),
-      async execute() {
-        throw new Error("disk on fire");
-      },
-    });
+    const broken = brokenTool();
     const model = mockModel([{ toolCalls: [{ name: "broken", input: {} }] }, { text: "it failed" }]);
     const agent = createAgent({ model, tools: [broken] });
     const session = await agent.sessions.create();

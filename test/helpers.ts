@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { APICallError } from "ai";
 import { z } from "zod";
 import { defineTool, type Tool } from "@lathe/tools";
 import type { AgentEvent, Run } from "@lathe/core";
@@ -21,4 +24,34 @@ export async function collect(run: Run): Promise<{ events: AgentEvent[]; result:
   const events: AgentEvent[] = [];
   for await (const event of run) events.push(event);
   return { events, result: await run };
+}
+
+/** Writes a file, making its folders. */
+export function put(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** A tool that always throws "disk on fire". */
+export function brokenTool(): Tool {
+  return defineTool({
+    name: "broken",
+    description: "Always fails.",
+    parameters: z.object({}),
+    async execute() {
+      throw new Error("disk on fire");
+    },
+  });
+}
+
+/** The error an OpenAI-style provider gives for a prompt over the model's context window. */
+export function contextOverflowError(url = "https://api.openai.com/v1/chat/completions"): APICallError {
+  return new APICallError({
+    message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+    url,
+    requestBodyValues: {},
+    statusCode: 400,
+    responseBody: '{"error":{"code":"context_length_exceeded"}}',
+    isRetryable: false,
+  });
 }

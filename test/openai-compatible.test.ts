@@ -126,4 +126,26 @@ describe("a real provider package against a local server", () => {
     expect(result.info.error).toBeDefined();
     expect(agent.isBusy(session.id)).toBe(false);
   });
+
+  it("keeps the cause of a cut stream in the stored error and in the retry status", async () => {
+    server = await startFakeOpenAI([
+      { kind: "sse", chunks: textChunks("Partial ans"), cut: "reset" },
+      { kind: "sse", chunks: textChunks("Partial again"), cut: "reset" },
+    ]);
+    const agent = createAgent({ model: localModel(server.url), retry: { maxRetries: 1 } });
+    const session = await agent.sessions.create();
+    const statuses: string[] = [];
+    agent.on("session.status", (e) => {
+      if (e.status.type === "retry") statuses.push(e.status.message);
+    });
+    const { result } = await collect(agent.prompt(session.id, "hi"));
+    const error = result.info.error!;
+    // The SDK's own words say nothing of what happened; the causes do.
+    expect(error.message).toMatch(/terminated|other side closed|ECONNRESET|socket/i);
+    expect(error.data?.causes).toEqual(expect.arrayContaining([expect.objectContaining({ message: expect.any(String) })]));
+    expect(statuses).toHaveLength(1);
+    expect(statuses[0]).toMatch(/^Connection lost: .*(terminated|other side closed|ECONNRESET|socket)/i);
+    const [stored] = (await agent.sessions.messages(session.id)).filter((m) => m.info.role === "assistant");
+    expect(stored!.info.role === "assistant" && stored!.info.error).toEqual(error);
+  }, 15_000);
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "@lathe/core";
-import { MessageWithParts, Session } from "@lathe/message";
+import { addTokens, emptyTokens, MessageWithParts, Session, usageOfParts } from "@lathe/message";
 import { mockModel } from "@lathe/mock";
 import { FileStorage, SqliteStorage, type Storage } from "@lathe/storage";
 import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
@@ -52,18 +52,42 @@ async function validateAndContinue(storage: Storage, sessionID: string): Promise
     expect(message.time.completed).toBeDefined();
     for (const part of parts) if (part.type === "tool") expect(["completed", "error"]).toContain(part.state.status);
   }
+  await expectExactUsage(storage, sessionID);
+}
+
+/** The session's totals are exactly what its stored steps record: nothing lost to a kill, nothing counted twice. */
+async function expectExactUsage(storage: Storage, sessionID: string): Promise<void> {
+  const session = await storage.getSession(sessionID);
+  let steps = 0;
+  let tokens = emptyTokens();
+  for (const { parts } of await storage.listMessages(sessionID)) {
+    const used = usageOfParts(parts);
+    steps += used.steps;
+    tokens = addTokens(tokens, used.tokens);
+  }
+  expect(session?.usage.steps ?? 0).toBe(steps);
+  expect(session?.usage.tokens).toEqual(tokens);
 }
 
 const KILLS = 30;
 
-describe.each(["file", "sqlite"])("SIGKILL at %s-storage moments", (kind) => {
-  it(`every session loads, validates and takes a new prompt after each of ${KILLS} kills`, async () => {
-    const next = random(kind === "file" ? 7 : 11);
-    const location = join(dir, kind === "file" ? "files" : "db.sqlite");
+describe.each(["file", "sqlite", "postgres"])("SIGKILL at %s-storage moments", (kind) => {
+  let pg: TestPostgres | undefined;
+  beforeAll(async () => {
+    if (kind === "postgres") pg = await startTestPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  // PostgreSQL needs its server: fewer kills keep the suite's time in bounds.
+  const kills = kind === "postgres" ? 15 : KILLS;
+  it(`every session loads, validates, has exact usage and takes a new prompt after each of ${kills} kills`, async () => {
+    const next = random(kind === "file" ? 7 : kind === "sqlite" ? 11 : 13);
+    const location = kind === "postgres" ? pg!.connectionString : join(dir, kind === "file" ? "files" : "db.sqlite");
     const setup = open(kind, location);
     const session = await createAgent({ model: mockModel([]), storage: setup }).sessions.create({ title: kind });
     await setup.close();
-    for (let kill = 0; kill < KILLS; kill++) {
+    for (let kill = 0; kill < kills; kill++) {
       const child = spawnWorker([kind, location, session.id, "churn"]);
       await new Promise<void>((resolve, reject) => {
         const check = setInterval(() => {
@@ -90,7 +114,7 @@ describe.each(["file", "sqlite"])("SIGKILL at %s-storage moments", (kind) => {
     const history = await storage.listMessages(session.id);
     await storage.close();
     // Each kill left work behind (at least the new prompt's turn), so the session grew.
-    expect(history.length).toBeGreaterThanOrEqual(KILLS * 2);
+    expect(history.length).toBeGreaterThanOrEqual(kills * 2);
   }, 240_000);
 });
 

@@ -29,7 +29,6 @@ export class TurnView {
   private readonly partOfCall = new Map<string, string>();
   private readonly waiting = new Map<string, string>();
   /** The error of the retry part just recorded, shown on the retry line that follows it. */
-  private retryCause: string | undefined;
   private atLineStart = true;
   private streaming: "text" | "reasoning" | undefined;
   private readonly out: NodeJS.WriteStream;
@@ -54,10 +53,8 @@ export class TurnView {
         if (event.status.type === "retry") {
           this.endLine();
           const seconds = Math.max(0, Math.round((event.status.next - Date.now()) / 1000));
-          // The status says what kind of failure it was; the retry part just recorded says which.
-          const cause = this.retryCause ? ` (${this.retryCause})` : "";
-          this.retryCause = undefined;
-          this.out.write(pc.yellow(`${event.status.message}${cause}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
+          // The status names the kind of failure and its cause (`Connection lost: terminated (ECONNRESET …)`).
+          this.out.write(pc.yellow(`${event.status.message}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
         }
         return;
       case "permission.asked": {
@@ -126,7 +123,6 @@ export class TurnView {
   }
 
   private part(part: Part, delta: string | undefined): void {
-    if (part.type === "retry") this.retryCause = firstLine(part.error.message);
     if (part.type === "text" && delta && !part.synthetic) return this.stream("text", delta);
     if (part.type === "reasoning" && delta) return this.stream("reasoning", delta);
     if (part.type === "tool") return this.tool(part);
@@ -176,11 +172,6 @@ export class TurnView {
     if (!this.atLineStart) this.out.write("\n");
     this.atLineStart = true;
   }
-}
-
-/** An error message's first line (a provider's may carry a whole response body after it). */
-function firstLine(message: string): string {
-  return message.split("\n")[0]!.trim();
 }
 
 /** The last lines of a command's output, dimmed and indented. */

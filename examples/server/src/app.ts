@@ -2,7 +2,10 @@
 // approvals answered from any request, abort, fork, revert. Built with Hono; `main.ts` serves it.
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import { serveStatic } from "@hono/node-server/serve-static";
 import { z } from "zod";
+import { BadRequestError, readBody } from "./body.ts";
+import { addChatRoutes } from "./chat-routes.ts";
 import {
   InvalidInputError,
   NotFoundError,
@@ -31,33 +34,15 @@ export interface AppOptions {
    * approvals resume on a worker).
    */
   queue?: TurnQueue;
-}
-
-/** A request body or query that is not what the endpoint takes. */
-class BadRequestError extends Error {
-  override readonly name = "BadRequestError";
-}
-
-async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  const text = await c.req.text();
-  let json: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new BadRequestError("The body is not JSON.");
-    }
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new BadRequestError(z.prettifyError(parsed.error));
-  return parsed.data;
+  /** A folder of static files served at `/` after the API routes (a built browser app, as examples/web's). */
+  staticRoot?: string;
 }
 
 /** One server-sent event per agent event, named by its type. */
 const sse = (event: AgentEvent) => ({ event: event.type, data: JSON.stringify(event) });
 
 /** Builds the service. Every error becomes a JSON `{ error: { name, message } }` with a fitting status. */
-export function createApp({ agent, queue }: AppOptions): Hono {
+export function createApp({ agent, staticRoot, queue }: AppOptions): Hono {
   const app = new Hono();
 
   const session = async (c: Context) => {
@@ -80,7 +65,9 @@ export function createApp({ agent, queue }: AppOptions): Hono {
 
   app.get("/health", (c) => c.json({ ok: true }));
 
-  app.post("/sessions", async (c) => c.json(await agent.sessions.create(await body(c, CreateSession)), 201));
+  addChatRoutes(app, agent);
+
+  app.post("/sessions", async (c) => c.json(await agent.sessions.create(await readBody(c, CreateSession)), 201));
 
   app.get("/sessions", async (c) => {
     const query = ListQuery.safeParse(c.req.query());
@@ -103,7 +90,7 @@ export function createApp({ agent, queue }: AppOptions): Hono {
   // can still be answered, and GET /sessions/:id/events follows the session live.
   app.post("/sessions/:id/prompt", async (c) => {
     const { id } = await session(c);
-    const input = await body(c, Prompt);
+    const input = await readBody(c, Prompt);
     if (queue) return streamQueuedPrompt(c, queue, agent, id, input);
     const run = agent.prompt(id, input.text, { agent: input.agent, system: input.system });
     return streamSSE(c, async (stream) => {
@@ -154,7 +141,7 @@ export function createApp({ agent, queue }: AppOptions): Hono {
   });
 
   app.post("/permissions/:requestID", async (c) => {
-    const { reply } = await body(c, z.object({ reply: Reply }));
+    const { reply } = await readBody(c, z.object({ reply: Reply }));
     await agent.permissions.reply(c.req.param("requestID"), reply);
     return c.body(null, 204);
   });
@@ -170,12 +157,12 @@ export function createApp({ agent, queue }: AppOptions): Hono {
 
   app.post("/sessions/:id/fork", async (c) => {
     const { id } = await session(c);
-    return c.json(await agent.sessions.fork(id, await body(c, Fork)), 201);
+    return c.json(await agent.sessions.fork(id, await readBody(c, Fork)), 201);
   });
 
   app.post("/sessions/:id/revert", async (c) => {
     const { id } = await session(c);
-    return c.json(await agent.sessions.revert(id, await body(c, Revert)));
+    return c.json(await agent.sessions.revert(id, await readBody(c, Revert)));
   });
 
   app.post("/sessions/:id/unrevert", async (c) => {
@@ -187,6 +174,8 @@ export function createApp({ agent, queue }: AppOptions): Hono {
     const { id } = await session(c);
     return c.json(await agent.sessions.diff(id, { messageID: c.req.query("messageID") }));
   });
+
+  if (staticRoot) app.get("/*", serveStatic({ root: staticRoot }));
 
   return app;
 }

@@ -15,7 +15,7 @@ import { createAgent, type AgentOptions } from "@lathe/core";
 import { createQueue } from "@lathe/queue";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
-import { startServer } from "./server.ts";
+import { startServer, stopOnSignals } from "./server.ts";
 import { storageFromEnv } from "./storage-from-env.ts";
 
 process.removeAllListeners("warning"); // node:sqlite's "experimental" notice, once per start
@@ -48,12 +48,4 @@ const agent = createAgent({ ...agentOptions, storage, ...(queue ? { handOffReply
 const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787), ...(queue ? { queue } : {}) });
 console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}${queue ? ", prompts run by workers" : ""}`);
 
-const stop = async () => {
-  await server.close();
-  await agent.close();
-  await queue?.close();
-  await storage.close();
-  process.exit(0);
-};
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
+stopOnSignals(server, agent, storage, queue);

@@ -2,7 +2,8 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Agent } from "@lathe/core";
 import type { TurnQueue } from "@lathe/queue";
-import { createApp } from "./app.ts";
+import type { Storage } from "@lathe/storage";
+import { createApp, type AppOptions } from "./app.ts";
 
 /** A running HTTP server of an agent's sessions. */
 export interface RunningServer {
@@ -23,11 +24,17 @@ export interface StartServerOptions {
   port?: number;
   /** Default all interfaces. */
   hostname?: string;
+  /** A folder of static files to serve at `/` besides the API (see {@link AppOptions.staticRoot}). */
+  staticRoot?: string;
 }
 
 /** Serves `createApp({ agent })` over Node's HTTP server. */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const app = createApp({ agent: options.agent, ...(options.queue ? { queue: options.queue } : {}) });
+  const app = createApp({
+    agent: options.agent,
+    ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
+    ...(options.queue ? { queue: options.queue } : {}),
+  });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: options.hostname }, () => {
       const { port } = server.address() as AddressInfo;
@@ -44,4 +51,17 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
       });
     });
   });
+}
+
+/** On Ctrl+C or SIGTERM: stop serving, close the agent, the queue (in worker mode) and the storage, exit. */
+export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage, queue?: TurnQueue): void {
+  const stop = async () => {
+    await server.close();
+    await agent.close();
+    await queue?.close();
+    await storage.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
 }

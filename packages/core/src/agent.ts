@@ -13,12 +13,15 @@ import { createPermissionsApi, type PermissionsApi } from "./api/permissions-api
 import { Runs } from "./api/runs.js";
 import { createSessionsApi, type CreateSessionInput, type SessionsApi } from "./api/sessions-api.js";
 import { offeredTools, type TaskHost } from "./api/subagents.js";
+import { commandRequest } from "./api/command-runner.js";
+import { commandsApi, skillsApi, type CommandsApi, type SkillsApi } from "./api/definitions-api.js";
+import { parseMode } from "./agents/permission-mode.js";
 
 // `Agent` composes small parts, each in api/: the runtime the loop shares (agent-runtime.ts), the
 // runs of its sessions (runs.ts), its listeners (listeners.ts), the sessions and permissions APIs,
 // and subagent tasks (subagents.ts). What is left here is the public surface and its checks.
 
-export type { CreateSessionInput, SessionsApi, PermissionsApi };
+export type { CreateSessionInput, SessionsApi, PermissionsApi, SkillsApi, CommandsApi };
 
 /**
  * A coding agent bound to one model, workspace and storage. Made by {@link createAgent}.
@@ -29,6 +32,10 @@ export class Agent {
   readonly sessions: SessionsApi;
   /** Approvals waiting for the host. */
   readonly permissions: PermissionsApi;
+  /** The skills found for this agent's workspace and user, and the files skipped. */
+  readonly skills: SkillsApi;
+  /** The commands a host can invoke with {@link Agent.command}, and the files skipped. */
+  readonly commands: CommandsApi;
   private readonly listeners = new Listeners();
   private readonly runs = new Runs();
   private readonly runtime: AgentRuntime;
@@ -70,6 +77,8 @@ export class Agent {
       compact: (sessionID, compactOptions) => this.start(sessionID, { kind: "compact", options: {} }, compactOptions).then((result) => result),
     });
     this.permissions = createPermissionsApi(this.runtime.permissions);
+    this.skills = skillsApi(this.runtime.skills.catalog);
+    this.commands = commandsApi(this.runtime.commands);
   }
 
   /**
@@ -78,9 +87,10 @@ export class Agent {
    *
    * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
    */
-  prompt(sessionID: string, input: PromptInput, options: PromptOptions = {}): Run {
+  prompt<OUTPUT = undefined>(sessionID: string, input: PromptInput, options: PromptOptions<OUTPUT> = {}): Run<OUTPUT> {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
+    if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
     if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
@@ -89,7 +99,11 @@ export class Agent {
     if (options.messageID !== undefined && !/^msg_[0-9A-Za-z]{1,64}$/.test(options.messageID)) {
       throw new InvalidInputError(`messageID must be a message id made by createId("message"), got ${JSON.stringify(options.messageID)}.`);
     }
-    return this.start(sessionID, { kind: "prompt", input, options }, options);
+    if (options.outputRepairs !== undefined && (!Number.isInteger(options.outputRepairs) || options.outputRepairs < 0)) {
+      throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
+    }
+    // The result's `output` is the schema's type: the loop stores only values the schema validated.
+    return this.start(sessionID, { kind: "prompt", input, options: options as PromptOptions }, options) as Run<OUTPUT>;
   }
 
   /**
@@ -109,7 +123,25 @@ export class Agent {
     return this.start(sessionID, { kind: "resume", options }, options);
   }
 
-  private start(sessionID: string, request: TurnRequest, options: PromptOptions): Run {
+  /**
+   * Runs a command in a session: its template expanded with `args` (a string, split like a shell
+   * would for `$1`…`$9`, or a list of words), its `` !`cmd` `` blocks run under the bash rules, its
+   * `@file` references read; answered by the command's agent and model unless `options` name others,
+   * or — for a `subtask` command — handed to a subagent in a child session. Returns at once with a
+   * {@link Run}. The run rejects (storing nothing) for an unknown command (`InvalidInputError`) or a
+   * shell block that was denied or rejected (the permission engine's error).
+   *
+   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
+   */
+  command(sessionID: string, name: string, args?: string | string[], options: PromptOptions = {}): Run {
+    this.assertOpen();
+    if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
+    if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
+    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+    return this.start(sessionID, (signal) => commandRequest(this.runtime, sessionID, name, args, options, signal), options);
+  }
+
+  private start(sessionID: string, request: TurnRequest | ((signal: AbortSignal) => Promise<TurnRequest>), options: PromptOptions): Run {
     return this.runs.start(this.runtime, sessionID, request, options, (event) => this.emit(event));
   }
 

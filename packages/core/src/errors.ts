@@ -1,11 +1,24 @@
+import type { Lease } from "@lathe/storage";
+import type { MessageError } from "@lathe/message";
 import { budgetMessage, type BudgetHit } from "./context/budget.js";
 
-/** Thrown when a session already runs a prompt (here, or in another process holding its lease). */
+/**
+ * Thrown when a session already runs a prompt (here, or in another process holding its lease). When
+ * another holds the lease, `holder` names it: owner, host and process id, and until when it holds.
+ */
 export class SessionBusyError extends Error {
   override readonly name = "SessionBusyError";
-  constructor(readonly sessionID: string) {
-    super(`Session ${sessionID} is busy: it already runs a prompt. Wait for it to finish or abort it.`);
+  constructor(
+    readonly sessionID: string,
+    readonly holder?: Lease,
+  ) {
+    super(`Session ${sessionID} is busy: it already runs a prompt${holder ? ` (${describeHolder(holder)})` : ""}. Wait for it to finish or abort it.`);
   }
+}
+
+function describeHolder(lease: Lease): string {
+  const where = lease.pid !== undefined ? `, process ${lease.pid}${lease.host ? ` on ${lease.host}` : ""}` : "";
+  return `lease held by ${lease.owner}${where} until ${new Date(lease.expiresAt).toISOString()}`;
 }
 
 /** Thrown when a session id names no stored session. */
@@ -46,4 +59,19 @@ export class NothingToResumeError extends Error {
   constructor(readonly sessionID: string) {
     super(`Session ${sessionID} has no interrupted turn to resume: its last assistant message is finished.`);
   }
+}
+
+/**
+ * The error on `info.error` of a run given an `output` schema whose answers never matched it, after
+ * the repairs it allowed: `data` has the last answer's text, why it did not match, and how many
+ * answers were tried. Stored with the message like every message error.
+ */
+export interface OutputValidationError extends MessageError {
+  name: "OutputValidationError";
+  data: { text: string; reason: string; attempts: number };
+}
+
+/** Whether a message error is an {@link OutputValidationError}. */
+export function isOutputValidationError(error: MessageError | undefined): error is OutputValidationError {
+  return error?.name === "OutputValidationError";
 }

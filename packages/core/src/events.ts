@@ -1,4 +1,4 @@
-import type { Message, MessageError, Part, Session, StoredPermissionRequest, Todo } from "@lathe/message";
+import type { Message, MessageError, Part, PermissionModeName, Session, StoredPermissionRequest, Todo } from "@lathe/message";
 import type { BudgetHit } from "./context/budget.js";
 
 /** What a session is doing. */
@@ -53,6 +53,11 @@ export type AgentEvent =
       /** Feedback given with a rejection, which the model sees. */
       feedback?: string;
     }
+  /**
+   * The permission mode in force changed: a turn started (`messageID` is its user message, which
+   * records the mode too) or `agent.sessions.setMode` was called.
+   */
+  | { type: "session.mode"; sessionID: string; mode: PermissionModeName; messageID?: string }
   | { type: "file.edited"; sessionID: string; file: string }
   | { type: "todo.updated"; sessionID: string; todos: Todo[] };
 

@@ -18,14 +18,23 @@ export type {
   CompactionOptions,
   PromptPartInput,
   PromptOptions,
+  TelemetryOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError } from "./errors.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
+export { DEFAULT_OUTPUT_REPAIRS, type OutputSchema } from "./loop/structured-output.js";
 export type { PermissionRules } from "./agents/agent-permissions.js";
-export { DeniedError, RejectedError, CorrectedError, NotFoundError } from "@lathe/permission";
+export { DeniedError, RejectedError, CorrectedError, NotFoundError, PermissionMode } from "@lathe/permission";
+export { SkillCatalog, SkillFrontMatter, SKILL_FOLDERS, SKILL_FILE, type Skill, type SkillDiscovery, type SkillsOptions } from "./agents/skill-catalog.js";
+export { CommandCatalog, CommandFrontMatter, COMMAND_FOLDERS, type Command, type CommandConfig, type CommandDiscovery, type CommandsOptions } from "./agents/command-catalog.js";
+export { expandTemplate, splitArguments, shellQuote, commandArguments, type CommandArguments } from "./agents/command-template.js";
+export { createSkillTool, skillsSection, listSkillFiles, SKILL_FILE_LIMIT, type SkillsForAgent } from "./agents/skill-tool.js";
+export { MAX_DEFINITION_BYTES, DefinitionFileError, splitFrontMatter, readDefinitionFile, type FrontMatterDocument } from "./agents/front-matter.js";
+export type { DefinitionOrigin, DefinitionProblem, Enablement } from "./agents/definition-dirs.js";
+export type { SkillsApi, CommandsApi } from "./agent.js";
 export { tokensFromUsage, costOf } from "./context/usage.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./context/model-facts.js";
-export { usableContext, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
+export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
 export { isContextOverflow, retryReason } from "./context/provider-errors.js";
 export { retryDelay } from "./context/retry-delay.js";
 export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_DELAY_MS } from "./loop/step-attempts.js";
@@ -37,3 +46,9 @@ export * from "./snapshot/index.js";
 export { BUILTIN_AGENTS, PLAN_FILES, type AgentDefinition, type AgentConfig, type AgentMode } from "./agents/registry.js";
 export { HookError, type Hooks, type HookSignatures, type HookList, type HookName, type HookContext, type ChatParams } from "./agents/hooks.js";
 export { BASE_PROMPTS, INSTRUCTION_FILES, modelFamily, type ModelFamily } from "./agents/system-prompt.js";
+export { toUIMessageStream } from "./ui/ui-message-stream.js";
+export { toUIMessages, type ToUIMessagesOptions } from "./ui/ui-messages.js";
+export { replyToUIApprovals, type UIApprovalResponse, type UIApprovalOutcome } from "./ui/ui-approvals.js";
+export type { LatheUIMessageChunk } from "./ui/ui-chunks.js";
+export type { LatheUIMessage, LatheUIMessageMetadata, LatheUIDataTypes, LatheToolOutput } from "./ui/ui-types.js";
+export type { ToolCallApproval } from "./agents/agent-permissions.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 // Core's layers, top to bottom (docs/architecture.md). A module may import its own layer or a lower
 // one, never a higher one; that keeps the folders free of cycles and each one readable on its own.
 const LAYERS: readonly (readonly string[])[] = [
-  ["index.ts", "agent.ts", "api"],
+  ["index.ts", "agent.ts", "api", "ui"],
   ["loop"],
   ["options.ts"],
   ["agents"],

@@ -1,4 +1,5 @@
-import type { LanguageModel } from "ai";
+import type { FlexibleSchema, LanguageModel } from "ai";
+import type { Tracer } from "@opentelemetry/api";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Diagnostics, Tool } from "@lathe/tools";
@@ -7,6 +8,9 @@ import type { ApproveFn, HandOffReply } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
 import type { Hooks } from "./agents/hooks.js";
 import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
+import type { PermissionMode } from "@lathe/permission";
+import type { SkillsOptions } from "./agents/skill-catalog.js";
+import type { CommandsOptions } from "./agents/command-catalog.js";
 
 export type { ApproveFn, HandOffReply, HandedOffReply, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
@@ -33,6 +37,20 @@ export interface CompactionOptions {
   auto?: boolean;
   /** Clear old tool outputs before summarising, when that frees enough; default true. */
   prune?: boolean;
+}
+
+/**
+ * OpenTelemetry traces of the agent's work; see {@link AgentOptions.telemetry}.
+ */
+export interface TelemetryOptions {
+  /** The tracer spans are made with, e.g. `trace.getTracer("my-app")` of `@opentelemetry/api`. */
+  tracer: Tracer;
+  /**
+   * Record contents on spans: the prompt and the answer on `lathe.turn`, tool arguments and results
+   * on `lathe.tool`, and the AI SDK's recorded inputs and outputs on its spans. Default false: spans
+   * then carry names, ids, counts, durations and errors only.
+   */
+  recordContent?: boolean;
 }
 
 /** Options of {@link createAgent}. */
@@ -87,13 +105,24 @@ export interface AgentOptions {
    * `diagnostics` tool is offered, and the system prompt says so. `agent.close()` closes it.
    */
   lsp?: Diagnostics;
-  /** The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]` for none. */
+  /**
+   * The tools the model may call; default Lathe's built-in coding tools (`builtinTools()`). Pass `[]`
+   * for none at all. The `task` tool for subagents comes on top of any other list passed, for every
+   * agent that may start subagents; switch it off per agent (`agents: { build: { tools: { task: false } } }`)
+   * or with a rule (`permission: { task: "deny" }`).
+   */
   tools?: Tool[];
   /**
    * Where Lathe keeps its own files: per-session data (full text of truncated tool outputs) and
    * workspace snapshots. Default `$XDG_DATA_HOME/lathe` (or `~/.local/share/lathe`).
    */
   dataDir?: string;
+  /**
+   * Exactly the environment of the commands the model runs (`bash`). Default: the host's
+   * environment without credentials (`*_API_KEY`, `*_TOKEN`, `*_SECRET*`, `*PASSWORD*`, `AWS_*`…;
+   * see `CREDENTIAL_ENV_NAMES` in `@lathe/tools`).
+   */
+  shellEnv?: Record<string, string>;
   /** Extra system instructions from the host, added after Lathe's own. */
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */
@@ -136,6 +165,30 @@ export interface AgentOptions {
   flushIntervalMs?: number;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
+  /**
+   * The permission mode of every session that sets none (`default`, `acceptEdits`, `plan`, `bypass`);
+   * see {@link PermissionMode}. Default `default`.
+   */
+  mode?: PermissionMode;
+  /**
+   * Skills (folders with a `SKILL.md`) beyond those of the project and the user's config directory,
+   * and which are switched on; see {@link SkillsOptions}.
+   */
+  skills?: SkillsOptions;
+  /** Command folders beyond the project's and the user's, commands defined in code, and which are switched on; see {@link CommandsOptions}. */
+  commands?: CommandsOptions;
+  /**
+   * The user's config directory, where `skills/` and `commands/` are looked for; default
+   * `$XDG_CONFIG_HOME/lathe` or `~/.config/lathe`. `false` looks in none.
+   */
+  configDir?: string | false;
+  /**
+   * OpenTelemetry traces: `lathe.turn` → `lathe.step` → the AI SDK's provider spans, with
+   * `lathe.tool`, `lathe.permission`, `lathe.compaction` and `lathe.subagent` (a child session's
+   * turn under its task call). Attributes follow the GenAI semantic conventions (`gen_ai.*`) where
+   * they apply. Off by default, at no cost.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** Input of a prompt: plain text, or parts. */
@@ -144,10 +197,15 @@ export type PromptInput = string | PromptPartInput[];
 /** A part of a structured prompt. */
 export type PromptPartInput =
   | { type: "text"; text: string; synthetic?: boolean }
-  | { type: "file"; url: string; mime: string; filename?: string };
+  | { type: "file"; url: string; mime: string; filename?: string }
+  /** A task handed to a subagent on the user's behalf: the turn starts it with the task tool (commands with `subtask: true` send one). */
+  | { type: "subtask"; agent: string; description: string; prompt: string };
 
-/** Options of one prompt. */
-export interface PromptOptions {
+/**
+ * Options of one prompt. `OUTPUT` is the type of the structured answer asked for with `output`
+ * (inferred from the schema).
+ */
+export interface PromptOptions<OUTPUT = unknown> {
   /** The agent that answers; default `build`. */
   agent?: string;
   /** Extra system instructions for this prompt. */
@@ -158,6 +216,23 @@ export interface PromptOptions {
   maxSteps?: number;
   /** Budgets of this prompt alone (its subagents' work included), on top of the session's. */
   limits?: Limits;
+  /** The permission mode of this prompt alone, over the session's and the agent's; see {@link PermissionMode}. */
+  mode?: PermissionMode;
+  /** The model that answers this prompt, instead of the agent's. */
+  model?: LanguageModel;
+  /**
+   * Ask for a structured answer: a Zod schema (or a Standard Schema, or the AI SDK's `jsonSchema()`).
+   * The turn works as usual, tools included; its final answer (the step that calls no tool) must be
+   * JSON matching the schema. Each step asks the provider for it through the AI SDK's `Output.object`
+   * (a JSON-schema response format where the provider has one) and the system prompt states the
+   * schema, for providers without one. The awaited run's `output` is the validated value, typed as the
+   * schema's type, also stored as the message's `output`. An answer that does not validate is fed
+   * back to the model up to `outputRepairs` times; then the run resolves with an
+   * `OutputValidationError` on `info.error`.
+   */
+  output?: FlexibleSchema<OUTPUT>;
+  /** How many times an answer that does not match `output` is fed back for repair; default 2. */
+  outputRepairs?: number;
   /**
    * The id the prompt's user message is stored under (made with `createId("message")`), so a host
    * that may deliver a prompt twice (a queue) can tell whether it is stored already. A prompt whose

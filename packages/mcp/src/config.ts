@@ -10,8 +10,10 @@ export const McpStdioServerConfig = z.object({
   /** Its arguments. */
   args: z.array(z.string()).optional(),
   /**
-   * Extra environment variables. The child gets these on top of a small safe base (`HOME`, `PATH`,
-   * `SHELL`, `TERM`, `USER`, `LOGNAME`), not the host's whole environment.
+   * Extra environment variables. The child gets these on top of the host's environment without
+   * credentials (the policy shell commands follow: `*_API_KEY`, `*_TOKEN`, `*_SECRET*`,
+   * `*PASSWORD*`, `AWS_*`… are left out; see `CREDENTIAL_ENV_NAMES` in `@lathe/tools`): pass the
+   * keys a server needs here.
    */
   env: z.record(z.string(), z.string()).optional(),
   /** Working directory of the child; default the host's. */

@@ -51,17 +51,22 @@ describe("stdio servers run in their own process group", () => {
     expect(source.status().noisy?.error).toMatch(/fatal: missing API key/);
   });
 
-  it("passes the configured environment on a small base, not the host's whole environment", async () => {
+  it("passes the configured environment on the host's environment without credentials", async () => {
     process.env.LATHE_MCP_HOST_SECRET = "do-not-leak";
+    process.env.LATHE_PROVIDER_API_KEY = "do-not-leak-key";
+    process.env.LATHE_MCP_PLAIN = "plain-host-value";
     try {
       source = mcpTools({ servers: { env: { command: process.execPath, args: [everythingBin(), "stdio"], env: { LATHE_MCP_GIVEN: "given" } } } });
       const tools = await source.tools();
       const { output } = await toolNamed(tools, "env_get-env").execute({}, toolContext().ctx);
       expect(output).toContain("LATHE_MCP_GIVEN");
       expect(output).not.toContain("do-not-leak");
+      expect(output).toContain("plain-host-value");
       expect(output).toContain("PATH");
     } finally {
       delete process.env.LATHE_MCP_HOST_SECRET;
+      delete process.env.LATHE_PROVIDER_API_KEY;
+      delete process.env.LATHE_MCP_PLAIN;
     }
   });
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { childEnvironment } from "@lathe/tools";
 
 /** What starts a stdio server. */
 export interface StdioLaunch {
@@ -57,7 +57,8 @@ export class ProcessGroupStdioTransport implements Transport {
     const { command, args = [], env, cwd } = this.launch;
     const child = spawn(command, args, {
       cwd,
-      env: { ...getDefaultEnvironment(), ...env },
+      // The same policy as shell commands: the host's environment without credentials, then `env`.
+      env: { ...childEnvironment(), ...env },
       stdio: ["pipe", "pipe", "pipe"],
       detached: GROUPS,
       windowsHide: true,

@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * An error recorded on an assistant message, in a form that survives storage.
  * `name` tells the kind: `AbortedError`, `ProviderError`, `OutputLengthError`, `ContentFilterError`,
- * `BudgetExceededError`, `UnknownError`, …
+ * `BudgetExceededError`, `OutputValidationError`, `UnknownError`, …
  */
 export const MessageError = z.object({
   name: z.string(),

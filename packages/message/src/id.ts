@@ -43,10 +43,20 @@ export class IdGenerator {
   }
 }
 
+// Random bytes are drawn from the system in blocks: one call per id cost more than the rest of
+// making it (ids are made for every part a step streams).
+const POOL_SIZE = RANDOM_LENGTH * 256;
+let pool = Buffer.alloc(0);
+let poolOffset = POOL_SIZE;
+
 function randomSuffix(): string {
-  const bytes = randomBytes(RANDOM_LENGTH);
+  if (poolOffset + RANDOM_LENGTH > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
   let out = "";
-  for (const byte of bytes) out += BASE62[byte % 62];
+  for (let i = poolOffset; i < poolOffset + RANDOM_LENGTH; i++) out += BASE62[pool[i]! % 62];
+  poolOffset += RANDOM_LENGTH;
   return out;
 }
 

@@ -8,9 +8,10 @@
  */
 export { createId, idTimestamp, IdGenerator, ID_PREFIXES, type IdKind } from "./id.js";
 export { TokenUsage, emptyTokens, addTokens, subtractTokens, totalTokens } from "./usage.js";
+export { usageOfParts, type PartsUsage } from "./message-usage.js";
 export { MessageError } from "./error.js";
 export { Session, StoredRule, StoredPermissionRequest, Todo, RevertState, Limits } from "./session.js";
-export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason } from "./message.js";
+export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason, PermissionModeName } from "./message.js";
 export {
   TextPart,
   ReasoningPart,
@@ -37,6 +38,7 @@ export {
   INTERRUPTED_TOOL_RESULT,
   COMPACTED_TOOL_RESULT,
   COMPACTION_PROMPT,
+  ModelMessageCache,
   type ToModelMessagesOptions,
 } from "./to-model-messages.js";
 export { modelView } from "./model-view.js";

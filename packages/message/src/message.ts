@@ -7,6 +7,14 @@ export const ModelRef = z.object({ providerID: z.string(), modelID: z.string() }
 /** Which model a message was made with or asks for. */
 export type ModelRef = z.infer<typeof ModelRef>;
 
+/**
+ * The permission mode a message was answered under (see `PermissionMode` of `@lathe/permission`):
+ * `default`, `acceptEdits`, `plan` or `bypass`.
+ */
+export const PermissionModeName = z.enum(["default", "acceptEdits", "plan", "bypass"]);
+/** The permission mode a message was answered under. */
+export type PermissionModeName = z.infer<typeof PermissionModeName>;
+
 /** What the user (or the host on their behalf) said. The content is in its parts. */
 export const UserMessage = z.object({
   id: z.string(),
@@ -19,6 +27,8 @@ export const UserMessage = z.object({
   model: ModelRef.optional(),
   /** Extra system instructions given with this prompt. */
   system: z.string().optional(),
+  /** The permission mode active when the prompt started; absent in messages stored before modes existed. */
+  mode: PermissionModeName.optional(),
 });
 /** What the user said. */
 export type UserMessage = z.infer<typeof UserMessage>;
@@ -51,6 +61,11 @@ export const AssistantMessage = z.object({
   error: MessageError.optional(),
   /** True for the summary written by compaction. */
   summary: z.boolean().optional(),
+  /**
+   * The structured answer of a prompt given an `output` schema: the final text parsed as JSON and
+   * validated against the schema. Absent when the prompt asked for none or no answer validated.
+   */
+  output: z.unknown().optional(),
 });
 /** The model's answer to a user message. */
 export type AssistantMessage = z.infer<typeof AssistantMessage>;

@@ -61,6 +61,11 @@ export const ToolAttachment = z.object({
 export type ToolAttachment = z.infer<typeof ToolAttachment>;
 
 const toolInput = z.record(z.string(), z.unknown());
+/**
+ * The input as the model sent it, kept only when a `tool.execute.before` hook changed it: `input` is
+ * then what the tool ran with (what a UI shows), and the model's history keeps what it wrote.
+ */
+const modelInput = toolInput.optional();
 
 /** The model is still streaming the call's input. `raw` is the JSON text so far. */
 export const ToolStatePending = z.object({
@@ -72,6 +77,7 @@ export const ToolStatePending = z.object({
 export const ToolStateRunning = z.object({
   status: z.literal("running"),
   input: toolInput,
+  modelInput,
   title: z.string().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   time: z.object({ start: z.number() }),
@@ -80,6 +86,7 @@ export const ToolStateRunning = z.object({
 export const ToolStateCompleted = z.object({
   status: z.literal("completed"),
   input: toolInput,
+  modelInput,
   output: z.string(),
   title: z.string(),
   metadata: z.record(z.string(), z.unknown()),
@@ -90,6 +97,7 @@ export const ToolStateCompleted = z.object({
 export const ToolStateError = z.object({
   status: z.literal("error"),
   input: toolInput,
+  modelInput,
   error: z.string(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   time: z.object({ start: z.number(), end: z.number() }),
@@ -197,6 +205,10 @@ export const RetryPart = z.object({
   type: z.literal("retry"),
   attempt: z.number().int().positive(),
   error: MessageError,
+  /** What the failed attempt reported using: billed all the same, so it counts toward the message's usage. */
+  tokens: TokenUsage.optional(),
+  /** The cost of those tokens. */
+  cost: z.number().nonnegative().optional(),
   time: z.object({ created: z.number() }),
 });
 /** A failed request that was retried. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionModeName } from "./message.js";
 import { TokenUsage } from "./usage.js";
 
 /** A permission rule remembered with a session (an `always` answer). */
@@ -85,6 +86,12 @@ export const Session = z.object({
     cost: z.number().nonnegative(),
     /** Model requests made (steps, summaries and titles included); absent in sessions stored before it was counted. */
     steps: z.number().int().nonnegative().optional(),
+    /**
+     * The last assistant message whose usage these totals include (`""`: none yet). A message stored
+     * as completed after it was cut off before the totals were written, so crash repair adds it
+     * then; absent in sessions stored before it was kept.
+     */
+    countedThrough: z.string().optional(),
   }),
   /** This session's budgets, over the agent's `limits`; totals count from the session's start. */
   limits: Limits.optional(),
@@ -96,6 +103,8 @@ export const Session = z.object({
     })
     .optional(),
   todos: z.array(Todo).optional(),
+  /** The session's permission mode (`agent.sessions.setMode`); absent means the agent's. */
+  mode: PermissionModeName.optional(),
   /** Free-form data a host attaches to the session. */
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

@@ -25,6 +25,85 @@ export interface ToModelMessagesOptions {
    * that produced them; without this option they are never replayed.
    */
   model?: ModelRef;
+  /**
+   * Reuses the conversion of steps seen in an earlier call (see {@link ModelMessageCache}): a loop
+   * that sends a growing history again each step then converts only the steps that changed.
+   */
+  cache?: ModelMessageCache;
+}
+
+interface CachedSegment {
+  replay: boolean;
+  /** How many parts the step had when converted. */
+  count: number;
+  /** Set when one of its parts changed since. */
+  dirty: boolean;
+  out: ModelMessage[];
+}
+
+/** Where the steps of one parts array begin, as far as it has been looked at. */
+interface Layout {
+  scanned: number;
+  starts: number[];
+}
+
+/**
+ * Remembers the model messages each step of an assistant message became, so that converting a
+ * history again after it grew by a step converts only that step: a loop that sends its whole
+ * history on every request then does work per request that does not grow with the session.
+ *
+ * The cache trusts what it is told: a step is reused while it has the same parts (by identity and
+ * count) and none of them was reported changed. Call {@link ModelMessageCache.changed} for a part
+ * edited in place, {@link ModelMessageCache.clear} after edits it cannot be told about (parts
+ * removed, a history rewritten). Parts appended at the end need no report.
+ */
+export class ModelMessageCache {
+  private segments = new WeakMap<Part, CachedSegment>();
+  private layouts = new WeakMap<Part[], Layout>();
+  /** The cached step each part belongs to. */
+  private owner = new WeakMap<Part, CachedSegment>();
+
+  /** Reports a part edited in place: the step holding it is converted again. */
+  changed(part: Part): void {
+    const segment = this.owner.get(part);
+    if (segment) segment.dirty = true;
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.segments = new WeakMap();
+    this.layouts = new WeakMap();
+    this.owner = new WeakMap();
+  }
+
+  /**
+   * The indexes where the steps of `parts` begin (the first is always 0), scanning only what is new.
+   * @internal
+   */
+  starts(parts: Part[]): readonly number[] {
+    let layout = this.layouts.get(parts);
+    if (!layout || layout.scanned > parts.length) {
+      layout = { scanned: 1, starts: [0] };
+      this.layouts.set(parts, layout);
+    }
+    for (let i = layout.scanned; i < parts.length; i++) if (parts[i]!.type === "step-start") layout.starts.push(i);
+    layout.scanned = Math.max(layout.scanned, parts.length);
+    return layout.starts;
+  }
+
+  /**
+   * The messages of `parts[start, end)`, converted or remembered.
+   * @internal
+   */
+  segment(parts: Part[], start: number, end: number, replay: boolean): ModelMessage[] {
+    const first = parts[start]!;
+    const cached = this.segments.get(first);
+    if (cached && !cached.dirty && cached.replay === replay && cached.count === end - start) return cached.out;
+    const entry: CachedSegment = { replay, count: end - start, dirty: false, out: segmentMessages(parts, start, end, replay) };
+    this.segments.set(first, entry);
+    for (let i = start; i < end; i++) this.owner.set(parts[i]!, entry);
+    return entry.out;
+  }
 }
 
 /** A referenced file (`@path`) of these types travels as the synthetic text written beside it. */
@@ -48,7 +127,7 @@ export function toModelMessages(messages: MessageWithParts[], options: ToModelMe
       const user = userMessage(info, parts);
       if (user) out.push(user);
     } else {
-      out.push(...assistantMessages(info, parts, options.model));
+      out.push(...assistantMessages(info, parts, options.model, options.cache));
     }
   }
   return out;
@@ -128,25 +207,37 @@ function producedContent(parts: Part[]): boolean {
 
 type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 
-function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRef | undefined): ModelMessage[] {
+function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRef | undefined, cache: ModelMessageCache | undefined): ModelMessage[] {
   if (info.error && !producedContent(parts)) return [];
-  const replayMetadata = sameModel(info, model);
+  const replay = sameModel(info, model);
   const out: ModelMessage[] = [];
-  let content: AssistantContent = [];
-  let results: ToolResultPart[] = [];
+  if (parts.length === 0) return out;
+  // Each step (from its step-start part to the next) becomes its own messages.
+  const starts = cache ? cache.starts(parts) : stepStarts(parts);
+  for (let s = 0; s < starts.length; s++) {
+    const start = starts[s]!;
+    const end = starts[s + 1] ?? parts.length;
+    const messages = cache ? cache.segment(parts, start, end, replay) : segmentMessages(parts, start, end, replay);
+    for (const message of messages) out.push(message);
+  }
+  return out;
+}
 
-  const flush = () => {
-    if (content.length > 0) out.push({ role: "assistant", content });
-    if (results.length > 0) out.push({ role: "tool", content: results } satisfies ToolModelMessage);
-    content = [];
-    results = [];
-  };
+/** The indexes where the steps of `parts` begin (the first is always 0). */
+function stepStarts(parts: Part[]): number[] {
+  const starts = [0];
+  for (let i = 1; i < parts.length; i++) if (parts[i]!.type === "step-start") starts.push(i);
+  return starts;
+}
 
-  for (const part of parts) {
+/** One step's parts as an assistant message and, when it called tools, a tool message with their results. */
+function segmentMessages(parts: Part[], start: number, end: number, replayMetadata: boolean): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  const content: AssistantContent = [];
+  const results: ToolResultPart[] = [];
+  for (let i = start; i < end; i++) {
+    const part = parts[i]!;
     switch (part.type) {
-      case "step-start":
-        flush();
-        break;
       case "text":
         if (part.text !== "" && !part.ignored) {
           content.push({
@@ -173,7 +264,8 @@ function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRe
           type: "tool-call",
           toolCallId: part.callID,
           toolName: part.tool,
-          input: part.state.input,
+          // The model's history keeps what it wrote, even when a hook changed what ran.
+          input: (part.state.status !== "pending" ? part.state.modelInput : undefined) ?? part.state.input,
           ...(replayMetadata && part.providerMetadata ? { providerOptions: part.providerMetadata as never } : {}),
         });
         results.push(toolResult(part));
@@ -182,7 +274,8 @@ function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRe
         break;
     }
   }
-  flush();
+  if (content.length > 0) out.push({ role: "assistant", content });
+  if (results.length > 0) out.push({ role: "tool", content: results } satisfies ToolModelMessage);
   return out;
 }
 

@@ -9,12 +9,22 @@ export type BuiltInAgent = "build" | "plan" | "explore" | "general";
 const READ: PermissionConfig[string] = { "*": "allow", "*.env": "ask", "*.env.*": "ask", "*.env.example": "allow" };
 
 /**
+ * Writing inside a `.git` folder asks: a hook (`.git/hooks/pre-commit`) or a config entry
+ * (`core.hooksPath`, `core.fsmonitor`, an alias) written there runs as code on the next `git`
+ * command — the user's as much as the agent's — where no rule sees it. The `.git` file of a worktree
+ * or submodule (which says where its repository is) asks too. Patterns cover the workspace's own
+ * `.git` and nested ones (submodules, outside paths, which are absolute).
+ */
+const EDIT: PermissionConfig[string] = { "*": "allow", ".git": "ask", ".git/*": "ask", "*/.git": "ask", "*/.git/*": "ask" };
+
+/**
  * The base layer under every agent: everything allowed, except that repeating the same call three
- * times (`doom_loop`), touching paths outside the workspace (`external_directory`) and reading
- * `.env` files (but not `*.env.example`) ask.
+ * times (`doom_loop`), touching paths outside the workspace (`external_directory`), reading
+ * `.env` files (but not `*.env.example`) and writing inside `.git` (hooks and config run as code
+ * on the next `git` command) ask.
  */
 export const DEFAULT_RULES: Ruleset = freeze(
-  fromConfig({ "*": "allow", doom_loop: "ask", external_directory: "ask", read: READ }),
+  fromConfig({ "*": "allow", doom_loop: "ask", external_directory: "ask", read: READ, edit: EDIT }),
 );
 
 /**

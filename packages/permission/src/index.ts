@@ -9,6 +9,7 @@ export { Action, Rule, Ruleset } from "./rule.js";
 export { compileWildcard, matchWildcard, wildcardToRegExp, type WildcardKind, type WildcardMatcher } from "./wildcard.js";
 export { evaluate, explain, merge, type Evaluation } from "./evaluate.js";
 export { evaluateSpellings } from "./spellings.js";
+export { PermissionMode, evaluateWithMode } from "./mode.js";
 export { PermissionConfig, expandHome, fromConfig, type FromConfigOptions } from "./config.js";
 export { EDIT_TOOLS, disabled, permissionForTool } from "./tool-permission.js";
 export { AGENT_RULES, DEFAULT_RULES, agentRuleset, type AgentRulesetLayers, type BuiltInAgent } from "./defaults.js";

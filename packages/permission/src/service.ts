@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CorrectedError, DeniedError, NotFoundError, RejectedError } from "./errors.js";
 import { evaluate } from "./evaluate.js";
-import { evaluateSpellings } from "./spellings.js";
+import { evaluateWithMode, PermissionMode } from "./mode.js";
 import { PermissionRequest, Reply, ToolCallRef } from "./request.js";
 import { newRequestId } from "./request-id.js";
 import { Rule, type Ruleset } from "./rule.js";
@@ -34,6 +34,13 @@ export interface AskInput {
   opaque?: boolean;
   /** Aborting while the request waits rejects it with a {@link RejectedError} (`reason: "aborted"`). */
   signal?: AbortSignal;
+  /**
+   * The permission mode on top of the rules (see {@link PermissionMode}); default `default`. Under
+   * `bypass` an opaque request is not asked either (deny rules still apply).
+   */
+  mode?: PermissionMode;
+  /** The plan agent's merged ruleset, which `plan` mode holds calls to. */
+  planRuleset?: readonly Rule[];
 }
 
 /** The inline way to answer: called once per new request; the request is settled by its reply. */
@@ -84,6 +91,8 @@ const AskData = z.object({
   // Not parsed rule by rule: the caller's array is evaluated as is, so its index is reused across asks.
   ruleset: z.custom<readonly Rule[]>((value) => Array.isArray(value), "ruleset must be an array of rules"),
   opaque: z.boolean().default(false),
+  mode: PermissionMode.default("default"),
+  planRuleset: z.custom<readonly Rule[]>((value) => Array.isArray(value), "planRuleset must be an array of rules").optional(),
 });
 
 interface Entry {
@@ -132,13 +141,13 @@ export class PermissionService {
     const asking: string[] = [];
     let askedBySpelling = false;
     for (const [i, pattern] of data.patterns.entries()) {
-      const decision = evaluateSpellings(permission, pattern, data.variants[i] ?? [], input.ruleset);
+      const decision = evaluateWithMode(data.mode, permission, pattern, input.ruleset, input.planRuleset, data.variants[i] ?? []);
       if (decision.action === "deny") throw new DeniedError(permission, decision.pattern, decision.rule!);
       if (asking.includes(pattern)) continue;
       // An ask a respelling's rule made is not lifted by approvals, which were given for the pattern.
-      const bySpelling = decision.pattern !== pattern;
+      const bySpelling = decision.action === "ask" && decision.pattern !== pattern;
       askedBySpelling ||= bySpelling;
-      if (data.opaque || bySpelling) asking.push(pattern);
+      if ((data.opaque && data.mode !== "bypass") || bySpelling) asking.push(pattern);
       else if (decision.action === "ask" && evaluate(permission, pattern, approved).action !== "allow") asking.push(pattern);
     }
 

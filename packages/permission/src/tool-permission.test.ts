@@ -57,6 +57,17 @@ describe("default rulesets", () => {
     expect(disabled(TOOLS, build).size).toBe(0);
   });
 
+  it("every built-in agent asks before writing inside .git (hooks and config run as code)", () => {
+    for (const rules of [build, general]) {
+      for (const file of [".git/hooks/pre-commit", ".git/config", ".git", "sub/.git/hooks/post-checkout", "/elsewhere/repo/.git/config"]) {
+        expect(evaluate("edit", file, rules).action).toBe("ask");
+      }
+      expect(evaluate("edit", ".gitignore", rules).action).toBe("allow");
+      expect(evaluate("edit", "src/.github/x.yml", rules).action).toBe("allow");
+    }
+    for (const rules of [plan, explore]) expect(evaluate("edit", ".git/hooks/pre-commit", rules).action).toBe("deny");
+  });
+
   it("plan cannot edit", () => {
     expect(evaluate("edit", "src/a.ts", plan).action).toBe("deny");
     expect(disabled(TOOLS, plan)).toEqual(new Set(["write", "edit", "multiedit", "apply_patch"]));

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { migratePostgres } from "./postgres-migrations.js";
-import { MIGRATIONS } from "./postgres-storage.js";
+import { MIGRATIONS } from "./postgres-schema.js";
 
 /** One stored event of a session: its place in the session's sequence (1, 2, 3…) and the event. */
 export interface LoggedEvent<E = unknown> {

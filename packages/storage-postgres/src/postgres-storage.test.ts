@@ -1,6 +1,8 @@
-import { runStorageConformance } from "@lathe/storage/conformance";
+import { makeSession, makeTextPart, makeUserMessage, runStorageConformance, type CorruptRecord } from "@lathe/storage/conformance";
 import pg from "pg";
-import { StorageVersionError } from "@lathe/storage";
+import { createId } from "@lathe/message";
+import { CorruptRecordError, StorageOpenError, StorageVersionError } from "@lathe/storage";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migratePostgres, type PostgresMigration } from "./postgres-migrations.js";
 import { POSTGRES_STORAGE_SCHEMA_VERSION, PostgresStorage } from "./postgres-storage.js";
@@ -22,11 +24,29 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Replaces a record's stored text with a plain UPDATE, as a bad migration or a hand edit would. */
+const corruptPostgresRecord: CorruptRecord = async (storage, record, text) => {
+  const at = `"${(storage as PostgresStorage).schema}"`;
+  const changed =
+    record.kind === "session"
+      ? await admin.query(`UPDATE ${at}.session SET data = $1 WHERE id = $2`, [text, record.sessionID])
+      : record.kind === "message"
+        ? await admin.query(`UPDATE ${at}.message SET data = $1 WHERE session_id = $2 AND id = $3`, [text, record.sessionID, record.messageID])
+        : await admin.query(`UPDATE ${at}.part SET data = $1 WHERE session_id = $2 AND message_id = $3 AND id = $4`, [
+            text,
+            record.sessionID,
+            record.messageID,
+            record.partID,
+          ]);
+  expect(changed.rowCount).toBe(1);
+};
+
 runStorageConformance("PostgresStorage", {
-  create: async () => {
+  create: async ({ onCorrupt }) => {
     schema = `conformance_${++schemas}`;
-    return new PostgresStorage({ connectionString: server.connectionString, schema });
+    return new PostgresStorage({ connectionString: server.connectionString, schema, onCorrupt });
   },
+  corrupt: corruptPostgresRecord,
   reopen: async () => new PostgresStorage({ connectionString: server.connectionString, schema }),
   cleanup: async () => {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -146,5 +166,64 @@ describe("startTestPostgres", () => {
     await client.connect();
     expect((await client.query("SELECT current_database() AS db")).rows[0].db).toBe(a.split("/").at(-1));
     await client.end();
+  });
+});
+
+describe("PostgresStorage damage, open errors and lease holders", () => {
+  let connectionString: string;
+  beforeAll(async () => {
+    connectionString = await server.createDatabase();
+  });
+
+  it("reports parts whose message is not stored when it opens, and leaves them", async () => {
+    const first = await PostgresStorage.open({ connectionString, schema: "orphans" });
+    const session = makeSession();
+    const message = makeUserMessage(session.id);
+    await first.write({ sessions: [session], parts: [makeTextPart(session.id, message.id), makeTextPart(session.id, message.id)] });
+    await first.close();
+    const reported: CorruptRecordError[] = [];
+    const storage = await PostgresStorage.open({ connectionString, schema: "orphans", onCorrupt: (e) => reported.push(e) });
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ table: '"orphans".part', key: `${session.id}/${message.id}` });
+    await storage.write({ messages: [message] });
+    expect((await storage.listMessages(session.id))[0]?.parts).toHaveLength(2);
+    await storage.close();
+  });
+
+  it("names the database (never the password) when it cannot open it", async () => {
+    const error = await PostgresStorage.open({ connectionString: "postgres://lathe:secret@127.0.0.1:1/nowhere", schema: "unreachable" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StorageOpenError);
+    expect((error as Error).message).toContain('PostgreSQL schema "unreachable" at postgres://127.0.0.1:1/nowhere');
+    expect((error as Error).message).not.toContain("secret");
+  });
+
+  it("takes over at once a lease whose holder on this host is gone, and names a live one", async () => {
+    const storage = await PostgresStorage.open({ connectionString, schema: "holders" });
+    const [gone, live, remote] = [createId("session"), createId("session"), createId("session")];
+    const db = new pg.Client({ connectionString });
+    await db.connect();
+    const plant = (sessionID: string, owner: string, host: string, pid: number) =>
+      db.query(`INSERT INTO "holders".lease (session_id, owner, expires_at, host, pid) VALUES ($1, $2, $3, $4, $5)`, [
+        sessionID,
+        owner,
+        Date.now() + 60_000,
+        host,
+        pid,
+      ]);
+    try {
+      await plant(gone, "crashed", hostname(), 4_194_305);
+      await plant(live, "parent", hostname(), process.ppid);
+      await plant(remote, "remote", `not-${hostname()}`, 4_194_305);
+      expect(await storage.acquireLease(gone, "next", 60_000)).toMatchObject({ owner: "next", host: hostname(), pid: process.pid });
+      expect(await storage.acquireLease(live, "next", 60_000)).toBeUndefined();
+      expect(await storage.getLease(live)).toMatchObject({ owner: "parent", host: hostname(), pid: process.ppid });
+      expect(await storage.acquireLease(remote, "next", 60_000)).toBeUndefined();
+    } finally {
+      await db.end();
+      await storage.close();
+    }
   });
 });

@@ -1,8 +1,15 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import {
-  latestVersion,
+  CorruptRecordError,
+  keepIntact,
   pageLimit,
+  parseJoinedRecords,
+  parseStoredRecord,
+  StorageOpenError,
+  StorageVersionError,
   validateBatch,
+  warnCorruptRecord,
+  type CorruptRecordHandler,
   type Lease,
   type SessionPage,
   type SessionQuery,
@@ -10,7 +17,11 @@ import {
   type WriteBatch,
 } from "@lathe/storage";
 import pg from "pg";
-import { migratePostgres, type PostgresMigration } from "./postgres-migrations.js";
+import { PostgresLeases } from "./postgres-leases.js";
+import { migratePostgres } from "./postgres-migrations.js";
+import { MIGRATIONS, POSTGRES_STORAGE_SCHEMA_VERSION } from "./postgres-schema.js";
+
+export { POSTGRES_STORAGE_SCHEMA_VERSION };
 
 /** How to reach the database: a connection string (the storage makes and ends its own pool) or your pool. */
 export type PostgresStorageOptions = ({ connectionString: string; pool?: never } | { pool: pg.Pool; connectionString?: never }) & {
@@ -19,47 +30,12 @@ export type PostgresStorageOptions = ({ connectionString: string; pool?: never }
    * and `_` only. Workers that share sessions use the same schema.
    */
   schema?: string;
+  /**
+   * Called for each damaged row a read skips (a session in `listSessions`, a message or part in
+   * `listMessages`/`getMessage`). Damaged rows are never rewritten. Default: a process warning.
+   */
+  onCorrupt?: CorruptRecordHandler;
 };
-
-// Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale.
-// The schema's migrations, shared with the event log (event-log.ts): the same tables, one version.
-export const MIGRATIONS: PostgresMigration[] = [
-  {
-    version: 1,
-    description: "session, message, part and lease tables",
-    async up(client) {
-      await client.query(`
-        CREATE TABLE session (id text COLLATE "C" PRIMARY KEY, parent_id text COLLATE "C", data text NOT NULL);
-        CREATE INDEX session_parent ON session (parent_id, id);
-        CREATE TABLE message (
-          session_id text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, data text NOT NULL,
-          PRIMARY KEY (session_id, id)
-        );
-        CREATE TABLE part (
-          session_id text COLLATE "C" NOT NULL, message_id text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL,
-          data text NOT NULL,
-          PRIMARY KEY (session_id, message_id, id)
-        );
-        CREATE TABLE lease (session_id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
-      `);
-    },
-  },
-  {
-    version: 2,
-    description: "session event log (subscribers resume from a per-session sequence number)",
-    async up(client) {
-      await client.query(`
-        CREATE TABLE event (session_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, data text NOT NULL, PRIMARY KEY (session_id, seq));
-      `);
-    },
-  },
-];
-
-/** The schema version {@link PostgresStorage} writes, kept in the `schema_version` table. */
-export const POSTGRES_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
-
-/** The database's clock in ms since epoch: lease expiries are judged by one clock for every worker. */
-const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 /** Keeps the last of several records with the same key: a batch's later write wins, as in memory. */
 function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
@@ -72,7 +48,20 @@ function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
   return [...map.values()];
 }
 
-const parseList = <T>(json: string | null): T[] => (json ? (JSON.parse(json) as T[]) : []);
+type Row = { message_id?: string; id: string; data: string };
+/** Where a database is, for errors: host, port and database from the connection string, never the password. */
+function describeTarget(connectionString: string | undefined, schema: string): string {
+  let target = "a host-supplied pool";
+  if (connectionString) {
+    try {
+      const url = new URL(connectionString);
+      target = `postgres://${url.hostname || "localhost"}${url.port ? `:${url.port}` : ""}${url.pathname}`;
+    } catch {
+      target = "an unparsable connection string";
+    }
+  }
+  return `PostgreSQL schema "${schema}" at ${target}`;
+}
 
 /**
  * Keeps sessions in PostgreSQL with `pg`, for hosts that run many workers: any worker can resume any
@@ -90,12 +79,18 @@ export class PostgresStorage implements Storage {
   private readonly ready: Promise<number>;
   /** Schema-qualified table names: a pool the host shares keeps its own search_path. */
   private readonly table: Record<"session" | "message" | "part" | "lease", string>;
+  private readonly onCorrupt: CorruptRecordHandler;
+  private readonly leases: PostgresLeases;
+  /** Where the data is, in words, for errors. */
+  private readonly location: string;
   private closed = false;
 
   constructor(options: PostgresStorageOptions) {
     const schema = options.schema ?? "lathe";
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new TypeError(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
     this.schema = schema;
+    this.onCorrupt = options.onCorrupt ?? warnCorruptRecord;
+    this.location = describeTarget(options.connectionString, schema);
     if (options.pool) {
       this.pool = options.pool;
       this.ownsPool = false;
@@ -108,7 +103,14 @@ export class PostgresStorage implements Storage {
     }
     const table = (name: string) => `"${schema}".${name}`;
     this.table = { session: table("session"), message: table("message"), part: table("part"), lease: table("lease") };
-    this.ready = this.withClient((client) => migratePostgres(client, schema, MIGRATIONS));
+    this.leases = new PostgresLeases(this.table.lease, (text, params) => this.query(text, params));
+    this.ready = this.withClient(async (client) => {
+      const version = await migratePostgres(client, schema, MIGRATIONS);
+      await this.reportOrphanParts(client);
+      return version;
+    }).catch((error: unknown) => {
+      throw error instanceof StorageVersionError ? error : new StorageOpenError(this.location, error);
+    });
     this.ready.catch(() => {}); // reported by every call that awaits it
   }
 
@@ -173,7 +175,7 @@ export class PostgresStorage implements Storage {
 
   async getSession(sessionID: string): Promise<Session | undefined> {
     const { rows } = await this.query<{ data: string }>(`SELECT data FROM ${this.table.session} WHERE id = $1`, [sessionID]);
-    return rows[0] ? (JSON.parse(rows[0].data) as Session) : undefined;
+    return rows[0] ? this.parseSession(sessionID, rows[0].data) : undefined;
   }
 
   async listSessions(query: SessionQuery = {}): Promise<SessionPage> {
@@ -189,12 +191,14 @@ export class PostgresStorage implements Storage {
       where.push(`id > $${params.length}`);
     }
     params.push(limit + 1);
-    const { rows } = await this.query<{ data: string }>(
-      `SELECT data FROM ${this.table.session} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${params.length}`,
+    const { rows } = await this.query<{ id: string; data: string }>(
+      `SELECT id, data FROM ${this.table.session} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id LIMIT $${params.length}`,
       params,
     );
-    const sessions = rows.slice(0, limit).map((r) => JSON.parse(r.data) as Session);
-    const last = sessions[sessions.length - 1];
+    const page = rows.slice(0, limit);
+    const sessions = keepIntact(page, (r) => this.parseSession(r.id, r.data), this.onCorrupt);
+    // The cursor is the last row's id, damaged or not, so paging goes on past a damaged session.
+    const last = page[page.length - 1];
     return rows.length > limit && last ? { sessions, cursor: last.id } : { sessions };
   }
 
@@ -207,49 +211,58 @@ export class PostgresStorage implements Storage {
 
   async getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
     // One statement, so one snapshot: the message and its parts as of the same moment.
-    const { rows } = await this.query<{ info: string | null; parts: string | null }>(
+    const { rows } = await this.query<{ info: string | null; parts: string | null; keys: string | null }>(
       `SELECT (SELECT data FROM ${this.table.message} WHERE session_id = $1 AND id = $2) AS info,
-              (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS parts`,
+              (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS parts,
+              (SELECT string_agg(message_id || chr(31) || id, chr(30) ORDER BY id) FROM ${this.table.part} WHERE session_id = $1 AND message_id = $2) AS keys`,
       [sessionID, messageID],
     );
     const row = rows[0];
-    return row?.info ? { info: JSON.parse(row.info) as Message, parts: parseList<Part>(row.parts) } : undefined;
+    if (row?.info == null) return undefined;
+    const info = parseStoredRecord<Message>(row.info, { id: messageID, sessionID }, this.where("message", sessionID, messageID));
+    const parts =
+      parseJoinedRecords<Part>(row.parts, row.keys, sessionID, ["messageID", "id"]) ??
+      (await this.partsRowByRow(sessionID, `WHERE session_id = $1 AND message_id = $2 ORDER BY id`, [sessionID, messageID]));
+    return { info, parts };
   }
 
   async listMessages(sessionID: string): Promise<MessageWithParts[]> {
     // Each list as one JSON text: one value over the wire and one parse, not a row and a parse per record.
-    const { rows } = await this.query<{ messages: string | null; parts: string | null }>(
+    // With their keys, to check them against: only a damaged row makes it read row by row.
+    const { rows } = await this.query<Record<"messages" | "messageKeys" | "parts" | "partKeys", string | null>>(
       `SELECT (SELECT '[' || string_agg(data, ',' ORDER BY id) || ']' FROM ${this.table.message} WHERE session_id = $1) AS messages,
-              (SELECT '[' || string_agg(data, ',' ORDER BY message_id, id) || ']' FROM ${this.table.part} WHERE session_id = $1) AS parts`,
+              (SELECT string_agg(id, chr(30) ORDER BY id) FROM ${this.table.message} WHERE session_id = $1) AS "messageKeys",
+              (SELECT '[' || string_agg(data, ',' ORDER BY message_id, id) || ']' FROM ${this.table.part} WHERE session_id = $1) AS parts,
+              (SELECT string_agg(message_id || chr(31) || id, chr(30) ORDER BY message_id, id) FROM ${this.table.part} WHERE session_id = $1) AS "partKeys"`,
       [sessionID],
     );
-    const result = parseList<Message>(rows[0]?.messages ?? null).map((info) => ({ info, parts: [] as Part[] }));
+    const row = rows[0];
+    const messages =
+      parseJoinedRecords<Message>(row?.messages ?? null, row?.messageKeys ?? null, sessionID, ["id"]) ??
+      (await this.messagesRowByRow(sessionID));
+    const parts =
+      parseJoinedRecords<Part>(row?.parts ?? null, row?.partKeys ?? null, sessionID, ["messageID", "id"]) ??
+      (await this.partsRowByRow(sessionID, "WHERE session_id = $1 ORDER BY message_id, id", [sessionID]));
+    const result = messages.map((info) => ({ info, parts: [] as Part[] }));
     const byId = new Map(result.map((m) => [m.info.id, m.parts]));
-    for (const part of parseList<Part>(rows[0]?.parts ?? null)) byId.get(part.messageID)?.push(part);
+    for (const part of parts) byId.get(part.messageID)?.push(part);
     return result;
   }
 
-  async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { rows } = await this.query<{ expires_at: string }>(
-      `INSERT INTO ${this.table.lease} AS lease (session_id, owner, expires_at) VALUES ($1, $2, ${NOW_MS} + $3)
-       ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-       WHERE lease.owner = excluded.owner OR lease.expires_at <= ${NOW_MS}
-       RETURNING expires_at`,
-      [sessionID, owner, Math.round(ttlMs)],
-    );
-    return rows[0] ? { sessionID, owner, expiresAt: Number(rows[0].expires_at) } : undefined;
+  acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return this.leases.acquire(sessionID, owner, ttlMs);
   }
 
-  async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    const { rows } = await this.query<{ expires_at: string }>(
-      `UPDATE ${this.table.lease} SET expires_at = ${NOW_MS} + $3 WHERE session_id = $1 AND owner = $2 RETURNING expires_at`,
-      [sessionID, owner, Math.round(ttlMs)],
-    );
-    return rows[0] ? { sessionID, owner, expiresAt: Number(rows[0].expires_at) } : undefined;
+  getLease(sessionID: string): Promise<Lease | undefined> {
+    return this.leases.get(sessionID);
   }
 
-  async releaseLease(sessionID: string, owner: string): Promise<void> {
-    await this.query(`DELETE FROM ${this.table.lease} WHERE session_id = $1 AND owner = $2`, [sessionID, owner]);
+  renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
+    return this.leases.renew(sessionID, owner, ttlMs);
+  }
+
+  releaseLease(sessionID: string, owner: string): Promise<void> {
+    return this.leases.release(sessionID, owner);
   }
 
   async close(): Promise<void> {
@@ -257,6 +270,43 @@ export class PostgresStorage implements Storage {
     this.closed = true;
     await this.ready.catch(() => {});
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private parseSession(id: string, data: string): Session {
+    return parseStoredRecord<Session>(data, { id }, this.where("session", id));
+  }
+
+  private async messagesRowByRow(sessionID: string): Promise<Message[]> {
+    const { rows } = await this.query<Row>(`SELECT id, data FROM ${this.table.message} WHERE session_id = $1 ORDER BY id`, [sessionID]);
+    return keepIntact(rows, (r) => parseStoredRecord<Message>(r.data, { id: r.id, sessionID }, this.where("message", sessionID, r.id)), this.onCorrupt);
+  }
+
+  private async partsRowByRow(sessionID: string, filter: string, params: unknown[]): Promise<Part[]> {
+    const { rows } = await this.query<Required<Row>>(`SELECT message_id, id, data FROM ${this.table.part} ${filter}`, params);
+    return keepIntact(
+      rows,
+      (r) => parseStoredRecord<Part>(r.data, { id: r.id, sessionID, messageID: r.message_id }, this.where("part", sessionID, r.message_id, r.id)),
+      this.onCorrupt,
+    );
+  }
+
+  /**
+   * Reports parts whose message is not stored. A batch may write parts before their message, so
+   * they are left as they are (invisible to reads until the message comes).
+   */
+  private async reportOrphanParts(client: pg.PoolClient): Promise<void> {
+    const { rows } = await client.query<{ session_id: string; message_id: string; n: string }>(
+      `SELECT session_id, message_id, count(*) AS n FROM ${this.table.part} AS part
+       WHERE NOT EXISTS (SELECT 1 FROM ${this.table.message} AS message WHERE message.session_id = part.session_id AND message.id = part.message_id)
+       GROUP BY session_id, message_id`,
+    );
+    for (const o of rows) {
+      this.onCorrupt(new CorruptRecordError(this.where("part", o.session_id, o.message_id), new Error(`${o.n} part(s) whose message is not stored`)));
+    }
+  }
+
+  private where(table: string, ...key: string[]) {
+    return { table: `"${this.schema}".${table}`, key: key.join("/") };
   }
 
   /** Runs `fn` on one pooled connection. */

@@ -10,6 +10,7 @@
  * @module @lathe/storage/conformance
  */
 import { Message, MessageWithParts, Part, Session, createId } from "@lathe/message";
+import { hostname } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   makeAssistantMessage,
@@ -19,12 +20,17 @@ import {
   makeTextPart,
   makeUserMessage,
 } from "./conformance-fixtures.js";
+import { describeCorruption, type CorruptRecord } from "./conformance-corruption.js";
+import type { CorruptRecordError } from "./errors.js";
 import type { Storage } from "./storage.js";
 
 /** How the suite gets a fresh, empty store for each test, and what it does afterwards. */
 export interface StorageConformanceOptions {
-  /** A new, empty store. Called before every test. */
-  create: () => Promise<Storage>;
+  /**
+   * A new, empty store. Called before every test, with the `onCorrupt` handler to pass to the
+   * adapter (the corruption tests read what it was called with).
+   */
+  create: (hooks: StorageTestHooks) => Promise<Storage>;
   /** Called after every test, once the suite has closed the store: delete files, drop schemas. */
   cleanup?: (storage: Storage) => Promise<void> | void;
   /**
@@ -32,6 +38,17 @@ export interface StorageConformanceOptions {
    * run only for adapters that give it (memory storage keeps nothing to reopen).
    */
   reopen?: (storage: Storage) => Promise<Storage>;
+  /**
+   * Damages a stored record in place: the corruption tests (damaged sessions, messages and parts are
+   * reported and skipped, never rewritten) run only for adapters that give it.
+   */
+  corrupt?: CorruptRecord;
+}
+
+/** What the suite hands {@link StorageConformanceOptions.create} to wire into the adapter. */
+export interface StorageTestHooks {
+  /** Pass as the adapter's `onCorrupt` option. */
+  onCorrupt: (error: CorruptRecordError) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -50,9 +67,11 @@ export function runStorageConformance(name: string, options: StorageConformanceO
   describe(`Storage conformance: ${name}`, () => {
     let storage: Storage;
     const opened: Storage[] = [];
+    let reported: CorruptRecordError[] = [];
 
     beforeEach(async () => {
-      storage = await options.create();
+      reported = [];
+      storage = await options.create({ onCorrupt: (error) => reported.push(error) });
       opened.push(storage);
     });
 
@@ -459,6 +478,24 @@ export function runStorageConformance(name: string, options: StorageConformanceO
         expect(lease!.expiresAt).toBeLessThan(Date.now() + 30_000 + 2_000);
       });
 
+      it("names who holds a lease and until when (getLease), and nobody once it is released or expired", async () => {
+        if (!storage.getLease) return;
+        const sessionID = createId("session");
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+        const lease = await storage.acquireLease(sessionID, "owner-a", 30_000);
+        const held = await storage.getLease(sessionID);
+        expect(held).toMatchObject({ sessionID, owner: "owner-a", expiresAt: lease!.expiresAt });
+        // This process took it: a lease that records its holder names this host and pid.
+        if (held?.pid !== undefined) expect(held).toMatchObject({ pid: process.pid, host: hostname() });
+        const renewed = await storage.renewLease(sessionID, "owner-a", 60_000);
+        expect((await storage.getLease(sessionID))?.expiresAt).toBe(renewed!.expiresAt);
+        await storage.releaseLease(sessionID, "owner-a");
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+        await storage.acquireLease(sessionID, "owner-b", 100);
+        await sleep(250);
+        expect(await storage.getLease(sessionID)).toBeUndefined();
+      });
+
       it("keeps other owners out while it is held", async () => {
         const sessionID = createId("session");
         expect(await storage.acquireLease(sessionID, "owner-a", 30_000)).toBeDefined();
@@ -545,6 +582,8 @@ export function runStorageConformance(name: string, options: StorageConformanceO
       });
     });
 
+    if (options.corrupt) describeCorruption(() => ({ storage, reported }), options.corrupt);
+
     const reopen = options.reopen;
     if (reopen) {
       describe("persistence", () => {
@@ -591,5 +630,7 @@ export function runStorageConformance(name: string, options: StorageConformanceO
   });
 }
 
+export { DAMAGE, type CorruptRecord, type StoredRecordRef } from "./conformance-corruption.js";
 export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
-export { raceForLeases, leaseOutlivesKilledHolder } from "./lease-race.js";
+export { raceForLeases, killedHolderIsTakenOver } from "./lease-race.js";
+export { makeSession, makeUserMessage, makeTextPart } from "./conformance-fixtures.js";

@@ -3,6 +3,7 @@ import { link, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readJson, syncDir, tempPath, writeFileAtomic } from "./atomic-file.js";
 import { StorageLockTimeoutError } from "./errors.js";
+import { holderIsGone, isProcessAlive, thisProcess } from "./process-alive.js";
 import type { Lease } from "./storage.js";
 
 interface LockRecord {
@@ -14,6 +15,8 @@ interface LockRecord {
 interface LeaseRecord {
   owner: string;
   expiresAt: number;
+  host?: string;
+  pid?: number;
 }
 
 /** How long a lease operation waits for another process's lock on the same session. */
@@ -23,17 +26,8 @@ const LOCK_STALE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
- * Session leases as files, `<dir>/<sessionID>.json` = `{ owner, expiresAt }`, safe between
+ * Session leases as files, `<dir>/<sessionID>.json` = `{ owner, expiresAt, host, pid }`, safe between
  * processes: every read-modify-write of a lease happens under `<sessionID>.lock`, a file created
  * atomically (a complete temp file hard-linked into place, which fails if the lock exists). A lock
  * left by a dead process (or older than 30 s) is broken.
@@ -48,15 +42,15 @@ export class FileLeases {
   async acquire(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     return this.locked(sessionID, async () => {
       const held = await this.read(sessionID);
-      if (held && held.owner !== owner && held.expiresAt > Date.now()) return undefined;
-      return this.store(sessionID, owner, ttlMs);
+      if (held && held.owner !== owner && held.expiresAt > Date.now() && !holderIsGone(held)) return undefined;
+      return this.store(sessionID, owner, ttlMs, thisProcess());
     });
   }
 
   async renew(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     return this.locked(sessionID, async () => {
       const held = await this.read(sessionID);
-      return held?.owner === owner ? this.store(sessionID, owner, ttlMs) : undefined;
+      return held?.owner === owner ? this.store(sessionID, owner, ttlMs, { host: held.host, pid: held.pid }) : undefined;
     });
   }
 
@@ -64,6 +58,12 @@ export class FileLeases {
     await this.locked(sessionID, async () => {
       if ((await this.read(sessionID))?.owner === owner) await this.drop(sessionID);
     });
+  }
+
+  /** The unexpired lease of the session, if any (read without the lock: the file is replaced whole). */
+  async get(sessionID: string): Promise<Lease | undefined> {
+    const held = await this.read(sessionID);
+    return held && held.expiresAt > Date.now() ? { sessionID, ...held } : undefined;
   }
 
   /** Drops the lease whoever holds it (the session is being removed). */
@@ -75,8 +75,8 @@ export class FileLeases {
     return (await readJson(join(this.dir, `${sessionID}.json`))) as LeaseRecord | undefined;
   }
 
-  private async store(sessionID: string, owner: string, ttlMs: number): Promise<Lease> {
-    const record: LeaseRecord = { owner, expiresAt: Date.now() + ttlMs };
+  private async store(sessionID: string, owner: string, ttlMs: number, holder: { host?: string; pid?: number }): Promise<Lease> {
+    const record: LeaseRecord = { owner, expiresAt: Date.now() + ttlMs, ...holder };
     await writeFileAtomic(join(this.dir, `${sessionID}.json`), JSON.stringify(record));
     await syncDir(this.dir);
     return { sessionID, ...record };
@@ -123,7 +123,7 @@ export class FileLeases {
   private async breakIfStale(lock: string): Promise<boolean> {
     const seen = await this.readLock(lock);
     if (seen === "missing") return true; // released meanwhile
-    const stale = seen.pid !== process.pid && (!isAlive(seen.pid) || Date.now() - seen.time > LOCK_STALE_MS);
+    const stale = seen.pid !== process.pid && (!isProcessAlive(seen.pid) || Date.now() - seen.time > LOCK_STALE_MS);
     if (!stale) return false;
     // Move it aside, and put it back if what we moved is not the lock we judged stale (another
     // process broke that one and took the lock in between).

@@ -1,4 +1,4 @@
-import { runStorageConformance } from "@lathe/storage/conformance";
+import { runStorageConformance, type CorruptRecord } from "@lathe/storage/conformance";
 import { createId } from "@lathe/message";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -10,11 +10,25 @@ import { FILE_STORAGE_SCHEMA_VERSION, FileStorage } from "./file-storage.js";
 
 let dir = "";
 
+/** Replaces a record's file, as a damaged disk or a hand edit would. */
+export const corruptFileRecord: CorruptRecord = async (storage, record, text) => {
+  const session = join((storage as FileStorage).dir, "sessions", record.sessionID);
+  const file =
+    record.kind === "session"
+      ? join(session, "session.json")
+      : record.kind === "message"
+        ? join(session, "messages", record.messageID, "message.json")
+        : join(session, "messages", record.messageID, "parts", `${record.partID}.json`);
+  expect(existsSync(file)).toBe(true);
+  await writeFile(file, text);
+};
+
 runStorageConformance("FileStorage", {
-  create: async () => {
+  create: async ({ onCorrupt }) => {
     dir = await mkdtemp(join(tmpdir(), "lathe-file-storage-"));
-    return new FileStorage(dir);
+    return new FileStorage(dir, { onCorrupt });
   },
+  corrupt: corruptFileRecord,
   reopen: async () => FileStorage.open(dir),
   cleanup: () => rm(dir, { recursive: true, force: true }),
 });

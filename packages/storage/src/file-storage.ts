@@ -11,12 +11,14 @@ import {
   syncDir,
   writeFileAtomic,
 } from "./atomic-file.js";
-import { CorruptRecordError, InvalidIdError } from "./errors.js";
+import { CorruptRecordError, InvalidIdError, StorageOpenError, StorageVersionError, warnCorruptRecord, type CorruptRecordHandler } from "./errors.js";
 import { FileLeases } from "./file-lease.js";
+import { checkFileStore } from "./file-store-check.js";
 import { latestVersion, pendingMigrations, type Migration } from "./migrations.js";
 import { ReadWriteLock } from "./read-write-lock.js";
 import { matchesQuery, pageLimit } from "./session-query.js";
 import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
+import { checkStoredRecord } from "./stored-record.js";
 import { validateBatch, type ValidBatch, type WriteBatch } from "./write-batch.js";
 
 /** How many files a batch writes or reads at once. */
@@ -42,6 +44,16 @@ const MIGRATIONS: Array<Migration<string>> = [
   },
 ];
 
+/** Options of {@link FileStorage}. */
+export interface FileStorageOptions {
+  /**
+   * Called for each damaged file a read skips (a session in `listSessions`, a message or part in
+   * `listMessages`/`getMessage`) and, on open, for parts whose message is not stored. Damaged files
+   * are never rewritten. Default: a process warning.
+   */
+  onCorrupt?: CorruptRecordHandler;
+}
+
 /** The schema version {@link FileStorage} writes; kept in `meta.json` as `{ "schemaVersion": n }`. */
 export const FILE_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
 
@@ -53,12 +65,14 @@ export const FILE_STORAGE_SCHEMA_VERSION = latestVersion(MIGRATIONS);
  * sessions/<sessionID>/session.json
  * sessions/<sessionID>/messages/<messageID>/message.json
  * sessions/<sessionID>/messages/<messageID>/parts/<partID>.json
- * leases/<sessionID>.json                      { "owner", "expiresAt" }  (+ <sessionID>.lock while changed)
+ * leases/<sessionID>.json                      { "owner", "expiresAt", "host", "pid" }  (+ <sessionID>.lock while changed)
  * ```
  *
  * Every file is written to a temp file, fsynced and renamed over the old one, and the directory is
- * fsynced, so a crash never leaves a torn file; readers skip leftover `*.tmp` files. Lists come in
- * id order from the file names, and reading a message loads only its own parts.
+ * fsynced, so a crash never leaves a torn file; readers skip leftover `*.tmp` files, and opening
+ * removes those of processes that are gone. Lists come in id order from the file names, and reading
+ * a message loads only its own parts. A damaged file is reported (`onCorrupt`) and left out of lists;
+ * reading it alone throws {@link CorruptRecordError} with its path.
  *
  * Within one instance a batch is atomic for readers (a read-write lock). A crash part-way through a
  * batch may leave part of it stored; the batch's parts are written before its messages and those
@@ -71,19 +85,27 @@ export class FileStorage implements Storage {
   private readonly lock = new ReadWriteLock();
   private readonly leases: FileLeases;
   private readonly ready: Promise<number>;
+  private readonly onCorrupt: CorruptRecordHandler;
   private closed = false;
 
-  /** Opens (creating or migrating it as needed) the store in `dir`. Errors surface on first use. */
-  constructor(dir: string) {
+  /**
+   * Opens (creating it and its parents, or migrating it, as needed) the store in `dir`. Errors
+   * surface on first use.
+   */
+  constructor(dir: string, options: FileStorageOptions = {}) {
     this.dir = resolve(dir);
+    this.onCorrupt = options.onCorrupt ?? warnCorruptRecord;
     this.leases = new FileLeases(join(this.dir, "leases"));
-    this.ready = this.migrate();
+    this.ready = this.migrate().catch((error: unknown) => {
+      if (error instanceof StorageVersionError || error instanceof CorruptRecordError) throw error;
+      throw new StorageOpenError(this.dir, error);
+    });
     this.ready.catch(() => {}); // reported by every call that awaits it
   }
 
   /** Opens the store in `dir` and waits until it is ready, so a migration error throws here. */
-  static async open(dir: string): Promise<FileStorage> {
-    const storage = new FileStorage(dir);
+  static async open(dir: string, options: FileStorageOptions = {}): Promise<FileStorage> {
+    const storage = new FileStorage(dir, options);
     await storage.ready;
     return storage;
   }
@@ -116,7 +138,7 @@ export class FileStorage implements Storage {
       const sessions: Session[] = [];
       // Read in slices: a plain listing stops after limit + 1 files, a filtered one reads on.
       for (let i = 0; i < names.length && sessions.length <= limit; i += PARALLEL_FILES) {
-        const slice = await mapLimit(names.slice(i, i + PARALLEL_FILES), PARALLEL_FILES, (n) => this.readSession(n));
+        const slice = await mapLimit(names.slice(i, i + PARALLEL_FILES), PARALLEL_FILES, (n) => this.intact(() => this.readSession(n)));
         for (const s of slice) if (s && matchesQuery(s, query)) sessions.push(s);
       }
       const page = sessions.slice(0, limit);
@@ -145,7 +167,7 @@ export class FileStorage implements Storage {
     await this.ready;
     return this.lock.read(async () => {
       const names = await listEntries(join(this.sessionDir(sessionID), "messages"));
-      const messages = await mapLimit(names, 4, (id) => this.readMessage(sessionID, id));
+      const messages = await mapLimit(names, 4, (id) => this.intact(() => this.readMessage(sessionID, id)));
       return messages.filter((m): m is MessageWithParts => m !== undefined);
     });
   }
@@ -153,6 +175,12 @@ export class FileStorage implements Storage {
   async acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
     await this.ready;
     return this.leases.acquire(checkId(sessionID), owner, ttlMs);
+  }
+
+  async getLease(sessionID: string): Promise<Lease | undefined> {
+    if (!isSafeId(sessionID)) return undefined;
+    await this.ready;
+    return this.leases.get(sessionID);
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
@@ -180,19 +208,38 @@ export class FileStorage implements Storage {
     return join(this.sessionDir(sessionID), "messages", messageID);
   }
 
+  /** A record file's content, checked to be a record of `key`; undefined when the file is gone. */
+  private async readRecord<T>(path: string, key: { id: string; sessionID?: string; messageID?: string }): Promise<T | undefined> {
+    const value = await readJson(path);
+    return value === undefined ? undefined : checkStoredRecord<T>(value, key, { path, key: [key.sessionID, key.messageID, key.id].filter(Boolean).join("/") });
+  }
+
+  /** `read()`, or undefined (reported to `onCorrupt`) when what it reads is damaged. */
+  private async intact<T>(read: () => Promise<T | undefined>): Promise<T | undefined> {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      this.onCorrupt(error);
+      return undefined;
+    }
+  }
+
   private async readSession(sessionID: string): Promise<Session | undefined> {
-    return (await readJson(join(this.sessionDir(sessionID), "session.json"))) as Session | undefined;
+    return this.readRecord<Session>(join(this.sessionDir(sessionID), "session.json"), { id: sessionID });
   }
 
   private async readMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
     const dir = this.messageDir(sessionID, messageID);
-    const info = (await readJson(join(dir, "message.json"))) as Message | undefined;
+    const info = await this.readRecord<Message>(join(dir, "message.json"), { id: messageID, sessionID });
     if (!info) return undefined;
     const partDir = join(dir, "parts");
     const names = await listJsonNames(partDir);
-    const parts = await mapLimit(names, PARALLEL_FILES, (id) => readJson(join(partDir, `${id}.json`)));
-    // A part removed between the listing and its read is simply gone.
-    return { info, parts: parts.filter((p) => p !== undefined) as Part[] };
+    const parts = await mapLimit(names, PARALLEL_FILES, (id) =>
+      this.intact(() => this.readRecord<Part>(join(partDir, `${id}.json`), { id, sessionID, messageID })),
+    );
+    // A part removed between the listing and its read is simply gone; a damaged one was reported.
+    return { info, parts: parts.filter((p) => p !== undefined) };
   }
 
   private async apply(batch: ValidBatch): Promise<void> {
@@ -232,6 +279,7 @@ export class FileStorage implements Storage {
       await writeFileAtomic(metaPath, JSON.stringify({ schemaVersion: migration.version }));
       await syncDir(this.dir);
     }
+    await checkFileStore(this.dir, this.onCorrupt);
     return pending.at(-1)?.version ?? current;
   }
 }

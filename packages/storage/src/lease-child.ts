@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 interface Command {
   id: number;
-  op: "acquireLease" | "renewLease" | "releaseLease" | "close";
+  op: "acquireLease" | "renewLease" | "releaseLease" | "getLease" | "close";
   sessionID?: string;
   owner?: string;
   ttlMs?: number;

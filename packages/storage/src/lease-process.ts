@@ -20,6 +20,8 @@ export interface LeaseProcess {
   acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined>;
   renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined>;
   releaseLease(sessionID: string, owner: string): Promise<void>;
+  /** The adapter's `getLease`, seen from this process. */
+  getLease(sessionID: string): Promise<Lease | undefined>;
   /** Closes the storage and waits for the process to exit. */
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export async function spawnLeaseProcess(spec: StorageProcessSpec): Promise<Lease
     acquireLease: (s, o, t) => call("acquireLease", s, o, t) as Promise<Lease | undefined>,
     renewLease: (s, o, t) => call("renewLease", s, o, t) as Promise<Lease | undefined>,
     releaseLease: async (s, o) => void (await call("releaseLease", s, o)),
+    getLease: (s) => call("getLease", s) as Promise<Lease | undefined>,
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         await call("close").catch(() => {});

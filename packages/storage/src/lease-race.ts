@@ -1,4 +1,5 @@
 import { createId } from "@lathe/message";
+import { hostname } from "node:os";
 import { expect } from "vitest";
 import type { LeaseProcess } from "./lease-process.js";
 
@@ -23,13 +24,21 @@ export async function raceForLeases(a: LeaseProcess, b: LeaseProcess, rounds = 5
   }
 }
 
-/** A process killed while holding a lease keeps others out until the lease expires, then lets them in. */
-export async function leaseOutlivesKilledHolder(holder: LeaseProcess, other: LeaseProcess): Promise<void> {
+/**
+ * A process killed (SIGKILL) while holding a lease on this host does not block: the lease names the
+ * holder's host and pid, and another process takes it over at once, long before it would expire.
+ * While the holder lives, the other process sees who holds it and until when.
+ */
+export async function killedHolderIsTakenOver(holder: LeaseProcess, other: LeaseProcess): Promise<void> {
   const sessionID = createId("session");
-  expect(await holder.acquireLease(sessionID, "holder", 1_000)).toBeDefined();
+  const taken = await holder.acquireLease(sessionID, "holder", 60_000);
+  expect(taken).toMatchObject({ owner: "holder", pid: holder.pid, host: hostname() });
+  expect(await other.acquireLease(sessionID, "other", 60_000)).toBeUndefined();
+  expect(await other.getLease(sessionID)).toMatchObject({ owner: "holder", pid: holder.pid, host: hostname(), expiresAt: taken!.expiresAt });
   process.kill(holder.pid, "SIGKILL");
   await holder.close();
-  expect(await other.acquireLease(sessionID, "other", 30_000)).toBeUndefined();
-  await new Promise((resolve) => setTimeout(resolve, 1_300));
-  expect(await other.acquireLease(sessionID, "other", 30_000)).toMatchObject({ owner: "other" });
+  const started = Date.now();
+  expect(await other.acquireLease(sessionID, "other", 60_000)).toMatchObject({ owner: "other", pid: other.pid, host: hostname() });
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(await other.getLease(sessionID)).toMatchObject({ owner: "other", pid: other.pid });
 }

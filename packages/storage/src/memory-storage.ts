@@ -1,4 +1,5 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
+import { thisProcess } from "./process-alive.js";
 import { matchesQuery, pageLimit } from "./session-query.js";
 import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
 import { validateBatch, type WriteBatch } from "./write-batch.js";
@@ -71,9 +72,15 @@ export class MemoryStorage implements Storage {
     const now = Date.now();
     const held = this.leases.get(sessionID);
     if (held && held.owner !== owner && held.expiresAt > now) return undefined;
-    const lease = { sessionID, owner, expiresAt: now + ttlMs };
+    // Every holder is this process, alive: only expiry or release frees a lease here.
+    const lease = { sessionID, owner, expiresAt: now + ttlMs, ...thisProcess() };
     this.leases.set(sessionID, lease);
     return { ...lease };
+  }
+
+  async getLease(sessionID: string): Promise<Lease | undefined> {
+    const held = this.leases.get(sessionID);
+    return held && held.expiresAt > Date.now() ? { ...held } : undefined;
   }
 
   async renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {

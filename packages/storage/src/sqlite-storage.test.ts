@@ -1,4 +1,4 @@
-import { runStorageConformance } from "@lathe/storage/conformance";
+import { runStorageConformance, type CorruptRecord } from "@lathe/storage/conformance";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -13,11 +13,30 @@ import { SQLITE_STORAGE_SCHEMA_VERSION, SqliteStorage } from "./sqlite-storage.j
 
 let dir = "";
 
+const rawDatabase = (path: string) => new (createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite")).DatabaseSync(path);
+
+/** Replaces a record's stored text with a plain UPDATE, as a damaged disk or a hand edit would. */
+export const corruptSqliteRecord: CorruptRecord = async (storage, record, text) => {
+  const db = rawDatabase((storage as SqliteStorage).path);
+  try {
+    const changed =
+      record.kind === "session"
+        ? db.prepare("UPDATE session SET data = ? WHERE id = ?").run(text, record.sessionID)
+        : record.kind === "message"
+          ? db.prepare("UPDATE message SET data = ? WHERE session_id = ? AND id = ?").run(text, record.sessionID, record.messageID)
+          : db.prepare("UPDATE part SET data = ? WHERE session_id = ? AND message_id = ? AND id = ?").run(text, record.sessionID, record.messageID, record.partID);
+    expect(changed.changes).toBe(1);
+  } finally {
+    db.close();
+  }
+};
+
 runStorageConformance("SqliteStorage", {
-  create: async () => {
+  create: async ({ onCorrupt }) => {
     dir = await mkdtemp(join(tmpdir(), "lathe-sqlite-storage-"));
-    return new SqliteStorage(join(dir, "lathe.db"));
+    return new SqliteStorage(join(dir, "lathe.db"), { onCorrupt });
   },
+  corrupt: corruptSqliteRecord,
   reopen: async () => new SqliteStorage(join(dir, "lathe.db")),
   cleanup: () => rm(dir, { recursive: true, force: true }),
 });

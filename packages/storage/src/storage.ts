@@ -20,13 +20,20 @@ export interface SessionPage {
   cursor?: string;
 }
 
-/** A session lease: while held and unexpired, no other owner can acquire the session. */
+/**
+ * A session lease: while held and unexpired, no other owner can acquire the session — unless its
+ * holder is a process on the same host that is gone (killed, crashed), which is taken over at once.
+ */
 export interface Lease {
   sessionID: string;
   /** Who holds it: unique per process and agent. */
   owner: string;
   /** When it lapses unless renewed (ms since epoch, by the clock of whatever keeps the lease). */
   expiresAt: number;
+  /** The host the holding process runs on (`os.hostname()`), when the adapter records it. */
+  host?: string;
+  /** The holding process's id, when the adapter records it. */
+  pid?: number;
 }
 
 /**
@@ -59,10 +66,16 @@ export interface Storage {
   /** All messages of a session with their parts, messages and parts each in id order. */
   listMessages(sessionID: string): Promise<MessageWithParts[]>;
   /**
-   * Takes the session's lease for `owner` if it is free, expired, or already held by `owner`
-   * (then it is renewed). Returns the lease, or undefined when another owner holds it.
+   * Takes the session's lease for `owner` if it is free, expired, already held by `owner` (then it
+   * is renewed), or held by a process on this host that no longer runs. Records the calling
+   * process's host and pid with it. Returns the lease, or undefined when another owner holds it.
    */
   acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined>;
+  /**
+   * Who holds the session's lease and until when; undefined when nobody holds an unexpired one.
+   * Optional (Lathe's adapters all have it): it names the holder in `SessionBusyError`.
+   */
+  getLease?(sessionID: string): Promise<Lease | undefined>;
   /** Extends a lease `owner` holds. Returns undefined when `owner` no longer holds it. */
   renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined>;
   /** Gives a lease back. Releasing a lease one does not hold is a no-op. */

@@ -3,6 +3,7 @@ import { generateDiff } from "@lathe/patch";
 import type { AfterWriteMetadata } from "./after-write.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { FileModifiedError, NotUtf8Error } from "./errors.js";
+import { assertStillResolved } from "./path-resolution.js";
 import { readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
 import type { ToolContext } from "./tool.js";
 import { permissionPath, type ResolvedPath } from "./workspace-path.js";
@@ -47,6 +48,8 @@ export async function editFile(
     if (now === undefined ? current !== undefined : current === undefined || !now.equals(current)) {
       throw new FileModifiedError(target.relative);
     }
+    // A symlink swapped onto the path while the user was asked would lead the write elsewhere.
+    await assertStillResolved(target.absolute);
     await writeFileAtomic(target.absolute, after);
     await recordCurrent(ctx, target.absolute, after);
     ctx.emit({ type: "file.edited", file: target.absolute });

@@ -16,9 +16,11 @@ export {
   type ToolPermissionRequest,
   type ToolProgress,
   type ToolEvent,
+  type PermissionCheck,
   type TodoStore,
 } from "./tool.js";
 export { builtinTools, type BuiltinToolsOptions } from "./builtin-tools.js";
+export { acceptArgumentAliases } from "./argument-aliases.js";
 
 // The tools, ready to use and as factories taking options.
 export { readTool, createReadTool, type ReadToolOptions, type ReadMetadata } from "./read/read.js";
@@ -40,6 +42,7 @@ export { diagnosticsTool, createDiagnosticsTool, type DiagnosticsMetadata } from
 export { DiagnosticSchema, type Diagnostic, type Diagnostics, type DiagnosticsReport, type FormattedContent } from "./diagnostics.js";
 export { afterWrite, type WrittenFile, type AfterWriteMetadata } from "./after-write.js";
 export { diagnosticLine, errorBlock } from "./diagnostics-text.js";
+export { normalizeUrl, nonPublicReason, type AllowedAddresses } from "./webfetch/url-policy.js";
 
 // Errors the tools throw (the loop turns them into error results the model reads).
 export {
@@ -70,6 +73,8 @@ export {
 export {
   truncateOutput,
   cutText,
+  cutMiddle,
+  type CutMiddle,
   truncationNote,
   DEFAULT_TRUNCATION,
   type TruncationLimits,
@@ -83,3 +88,5 @@ export type { AppliedEdit } from "./edit/apply-edits.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export { isBinaryFile, looksBinary, viewableMime } from "./binary-file.js";
 export { locateRipgrep, RipgrepError, type RipgrepOption } from "./search/ripgrep.js";
+export { childEnvironment, isCredentialName, CREDENTIAL_ENV_NAMES, type EnvPolicyOptions } from "./env-policy.js";
+export { SymlinkLoopError, MAX_SYMLINK_HOPS } from "./path-resolution.js";

@@ -19,6 +19,8 @@ export interface TestContextOptions {
   /** Decides each ask; default allows everything. Throw to deny. */
   decide?: (request: ToolPermissionRequest) => void | Promise<void>;
   dataDir?: string;
+  /** Backs `ctx.check` (absent: no `check`, as for a host without rules). */
+  check?: ToolContext["check"];
 }
 
 let calls = 0;
@@ -47,6 +49,7 @@ export function testContext(cwd: string, options: TestContextOptions = {}): Test
         stored.todos = todos;
       },
     },
+    ...(options.check ? { check: options.check } : {}),
     async ask(request) {
       ctx.asks.push(request);
       await options.decide?.(request);

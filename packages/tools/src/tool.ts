@@ -1,6 +1,7 @@
 import type { Todo, ToolAttachment } from "@lathe/message";
 import type { z } from "zod";
 import type { Diagnostics } from "./diagnostics.js";
+import type { childEnvironment } from "./env-policy.js";
 
 /** What a tool asks the permission engine before doing something. */
 export interface ToolPermissionRequest {
@@ -23,6 +24,9 @@ export interface ToolPermissionRequest {
    */
   opaque?: boolean;
 }
+
+/** What {@link ToolContext.check} decides: the most restrictive outcome over the request's patterns. */
+export type PermissionCheck = "allow" | "deny" | "ask";
 
 /** Live progress a running tool reports to the host (shown in UIs, stored on the running tool part). */
 export interface ToolProgress {
@@ -54,6 +58,13 @@ export interface ToolContext {
    * the tool's error result, or stops the turn, as the permission engine decides).
    */
   ask(request: ToolPermissionRequest): Promise<void>;
+  /**
+   * Decides a request by the rules and the session's approvals alone, asking no one and recording
+   * nothing: `allow`, `deny`, or `ask` (a call would have to ask). Search tools use it to leave out
+   * files the model may not read without asking (`grep` withholds such files' lines). Supplied by
+   * the agent loop; when absent, no file is withheld.
+   */
+  check?(request: Pick<ToolPermissionRequest, "permission" | "patterns">): PermissionCheck;
   /** Reports live progress; cheap to call often. */
   metadata(update: ToolProgress): void;
   /** Emits an event to the host. */
@@ -80,6 +91,12 @@ export interface ToolContext {
    * file-changing tools format what they write and report the errors they introduced.
    */
   diagnostics?: Diagnostics;
+  /**
+   * The exact environment of the processes the model starts (`bash` commands), set by the host
+   * (`createAgent({ shellEnv })`). When absent, they get the host's environment without credentials
+   * (see {@link childEnvironment}).
+   */
+  shellEnv?: Record<string, string>;
 }
 
 /** Reads and replaces a session's stored todo list. Supplied by the loop through {@link ToolContext.todos}. */
@@ -110,6 +127,12 @@ export interface Tool<P extends z.ZodType = z.ZodType, M extends Record<string, 
    * one after another in the order the model made them.
    */
   readOnly?: boolean;
+  /**
+   * True when the tool keeps its own output within limits, cutting it its own way and saying so in
+   * the output (bash keeps the tail, read says where to continue). The loop then returns the output
+   * as is; other tools' outputs are capped by the loop, keeping their head and tail.
+   */
+  boundsOutput?: boolean;
   /** Does the work. A thrown error becomes the tool's error result that the model sees. */
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult<M>>;
 }

@@ -1,8 +1,14 @@
-import { realpath, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { InvalidPathError } from "./errors.js";
+import { realpathLoose, SymlinkLoopError } from "./path-resolution.js";
 import type { ToolContext } from "./tool.js";
+
+export { realpathLoose } from "./path-resolution.js";
+
+/** The longest path, in bytes, the file system can open (Linux's `PATH_MAX`, less the final NUL). */
+export const MAX_PATH_BYTES = 4095;
 
 /** A tool's path argument resolved against the workspace. */
 export interface ResolvedPath {
@@ -36,11 +42,22 @@ export async function removeSessionData(ctx: Pick<ToolContext, "dataDir" | "sess
   await rm(sessionDataDir(ctx), { recursive: true, force: true });
 }
 
-/** Checks a path argument: a non-empty string without NUL bytes. Throws {@link InvalidPathError}. */
+/**
+ * Checks a path argument: a non-empty string without NUL bytes that is valid Unicode (a lone
+ * surrogate, which is what invalid UTF-8 becomes on the way in, would name a different file once
+ * encoded). Throws {@link InvalidPathError}; a long argument is quoted only in part.
+ */
 export function assertPathArgument(input: unknown): asserts input is string {
   if (typeof input !== "string") throw new InvalidPathError(String(input), "a path must be a string");
   if (!input.trim()) throw new InvalidPathError(input, "the path is empty");
-  if (input.includes("\0")) throw new InvalidPathError(input, "the path contains a NUL byte");
+  if (input.includes("\0")) throw new InvalidPathError(shortened(input), "the path contains a NUL byte");
+  if (LONE_SURROGATE.test(input)) throw new InvalidPathError(shortened(input), "the path is not valid Unicode (invalid UTF-8)");
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function shortened(input: string): string {
+  return input.length > 200 ? `${input.slice(0, 200)}… (${input.length} characters)` : input;
 }
 
 /**
@@ -56,7 +73,12 @@ export async function resolveToolPath(
 ): Promise<ResolvedPath> {
   assertPathArgument(input);
   const expanded = input === "~" || input.startsWith("~/") ? path.join(homedir(), input.slice(1)) : input;
-  const absolute = await realpathLoose(path.resolve(ctx.cwd, expanded));
+  const absolute = await realpathLoose(path.resolve(ctx.cwd, expanded)).catch((error: unknown) => {
+    if (error instanceof SymlinkLoopError) throw new InvalidPathError(shortened(input), "its symbolic links form a loop");
+    throw error;
+  });
+  // Such a path cannot be opened anyway; refusing it here keeps a huge argument cheap.
+  if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) throw new InvalidPathError(shortened(input), `it is longer than ${MAX_PATH_BYTES} bytes`);
   const root = await realpathLoose(path.resolve(ctx.cwd));
   const relative = toPosix(path.relative(root, absolute)) || ".";
   const external = !isInside(root, absolute) && !isInside(await realpathLoose(sessionDataDir(ctx)), absolute);
@@ -77,23 +99,6 @@ export async function resolveToolPath(
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-/** `realpath` of the longest existing ancestor, with the rest of the path appended unchanged. */
-export async function realpathLoose(absolute: string): Promise<string> {
-  let head = absolute;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      const real = await realpath(head);
-      return rest.length ? path.join(real, ...rest.reverse()) : real;
-    } catch {
-      const parent = path.dirname(head);
-      if (parent === head) return absolute;
-      rest.push(path.basename(head));
-      head = parent;
-    }
-  }
 }
 
 /** A path with `/` separators, the form permission patterns use on every platform. */

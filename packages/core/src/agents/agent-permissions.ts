@@ -1,10 +1,13 @@
 import {
   agentRuleset,
   CorrectedError,
+  evaluate,
+  evaluateWithMode,
   fromConfig,
   PermissionService,
   RejectedError,
   type PermissionConfig,
+  type PermissionMode,
   type PermissionRequest,
   type Reply,
   type Rule,
@@ -30,6 +33,17 @@ export interface GateAskInput {
   tool?: { messageID: string; callID: string };
   opaque?: boolean;
   signal: AbortSignal;
+  /** Told when a request this call made is answered (not when a rule decided), so the call can record it. */
+  onAnswered?: (approval: ToolCallApproval) => void;
+}
+
+/** A user's answer to one approval request of a tool call, as the call records it (`metadata.approval`). */
+export interface ToolCallApproval {
+  /** The permission request's id. */
+  id: string;
+  approved: boolean;
+  /** The feedback given with a rejection. */
+  reason?: string;
 }
 
 /** Host rules: the OpenCode-style config object, or a list of rules. */
@@ -38,6 +52,8 @@ export type PermissionRules = PermissionConfig | Rule[];
 /** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
 export interface PermissionGate {
   ask(input: GateAskInput): Promise<void>;
+  /** Decides without asking: the rules, then the session's approvals (see `ToolContext.check`). */
+  check?(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask";
 }
 
 /**
@@ -54,7 +70,11 @@ export class AgentPermissions implements PermissionGate {
    * call; this remembers which calls `resume()` must run again.
    */
   private readonly answeredRestored = new Map<string, Set<string>>();
+  /** Per waiting tool call, who records its answers (see {@link GateAskInput.onAnswered}). */
+  private readonly answerListeners = new Map<string, (approval: ToolCallApproval) => void>();
   private readonly global: Ruleset;
+  /** The mode in force per session (set when a turn starts and by `sessions.setMode`); absent means `default`. */
+  private readonly modes = new Map<string, PermissionMode>();
 
   constructor(
     private readonly options: {
@@ -100,6 +120,12 @@ export class AgentPermissions implements PermissionGate {
           state.pending = state.pending.filter((r) => r.id !== request.id);
         });
         emit(repliedEvent(request, reply));
+        // After the event, so listeners hear "answered" before the call's record changes.
+        if (request.tool) {
+          const approved = reply === "once" || reply === "always";
+          const reason = typeof reply === "object" ? reply.reject : undefined;
+          this.answerListeners.get(callKey(request.sessionID, request.tool.callID))?.({ id: request.id, approved, ...(reason ? { reason } : {}) });
+        }
       },
       onApprovedChanged: async (sessionID, rules) => {
         await updater.update(sessionID, (session) => {
@@ -126,6 +152,14 @@ export class AgentPermissions implements PermissionGate {
   }
 
   ask(input: GateAskInput): Promise<void> {
+    const { tool, onAnswered } = input;
+    if (!tool || !onAnswered) return this.askService(input);
+    const key = callKey(input.sessionID, tool.callID);
+    this.answerListeners.set(key, onAnswered);
+    return this.askService(input).finally(() => this.answerListeners.delete(key));
+  }
+
+  private askService(input: GateAskInput): Promise<void> {
     return this.service.ask({
       sessionID: input.sessionID,
       permission: input.permission,
@@ -137,7 +171,31 @@ export class AgentPermissions implements PermissionGate {
       ...(input.opaque ? { opaque: true } : {}),
       ruleset: this.ruleset(input.agent),
       signal: input.signal,
+      mode: this.modeOf(input.sessionID),
+      planRuleset: this.ruleset("plan"),
     });
+  }
+
+  /** Decides a request by the agent's rules, the session's mode and its approvals, asking no one. */
+  check(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask" {
+    const rules = this.ruleset(input.agent);
+    let outcome: "allow" | "ask" = "allow";
+    for (const pattern of input.patterns) {
+      const action = evaluateWithMode(this.modeOf(input.sessionID), input.permission, pattern, rules, this.ruleset("plan")).action;
+      if (action === "deny") return "deny";
+      if (action === "ask" && evaluate(input.permission, pattern, this.service.approved(input.sessionID)).action !== "allow") outcome = "ask";
+    }
+    return outcome;
+  }
+
+  /** Puts a session's asks under a permission mode from now on (a running turn's next asks included). */
+  setMode(sessionID: string, mode: PermissionMode): void {
+    this.modes.set(sessionID, mode);
+  }
+
+  /** The permission mode a session's asks are decided under now. */
+  modeOf(sessionID: string): PermissionMode {
+    return this.modes.get(sessionID) ?? "default";
   }
 
   /**
@@ -174,6 +232,8 @@ export class AgentPermissions implements PermissionGate {
     return this.service.reply(requestID, reply);
   }
 }
+
+const callKey = (sessionID: string, callID: string) => `${sessionID}\u0000${callID}`;
 
 function toRules(rules: PermissionRules | undefined): Ruleset {
   if (rules === undefined) return [];

@@ -17,6 +17,8 @@ export interface ReferenceContext {
   agents: AgentRegistry;
   /** The context the read and list tools run with; their permission asks go through the agent's rules. */
   toolContext: ToolContext;
+  /** Whether the answering agent can hand a task to the named agent (it is offered the task tool for it). */
+  canDelegate: (agent: string) => boolean;
 }
 
 /**
@@ -43,13 +45,13 @@ export async function expandReferences(text: string, ctx: ReferenceContext): Pro
 async function expandOne(raw: string, start: number, ctx: ReferenceContext): Promise<NewPart[]> {
   const agent = ctx.agents.has(raw) ? ctx.agents.get(raw) : undefined;
   if (agent && !agent.hidden) {
+    // The hint names the task tool only when it is offered for that agent: never a tool the model lacks.
+    const hint = ctx.canDelegate(agent.name)
+      ? `The user asked for the ${agent.name} agent: use the task tool with subagent "${agent.name}" for this request.`
+      : `The user mentioned the ${agent.name} agent, which cannot be started from here: handle the request yourself.`;
     return [
       { type: "agent", name: agent.name, source: { value: `@${raw}`, start, end: start + raw.length + 1 } },
-      {
-        type: "text",
-        synthetic: true,
-        text: `The user asked for the ${agent.name} agent: use the task tool with subagent "${agent.name}" for this request.`,
-      },
+      { type: "text", synthetic: true, text: hint },
     ];
   }
   const path = raw.startsWith("~/") ? join(process.env.HOME ?? "", raw.slice(2)) : raw;

@@ -29,6 +29,8 @@ export interface AgentDefinition {
   tools?: Record<string, boolean>;
   /** Internal agents (compaction, title) are hidden from hosts' agent lists and from the task tool. */
   hidden?: boolean;
+  /** The skills this agent sees: all (default), none (`false`), those matching these name patterns, or patterns switched on and off (`{ "deploy-*": false }`). */
+  skills?: boolean | string[] | Record<string, boolean>;
 }
 
 /** What a host may say about an agent: every field optional for a built-in, required ones for a new agent. */

@@ -61,6 +61,8 @@ export interface SystemPromptInput {
   system?: string | undefined;
   /** What the environment section says about language-server diagnostics (when servers are on). */
   diagnostics?: string | undefined;
+  /** The skill list (stable while the skills are): after the host's instructions, before the environment. */
+  skills?: string | undefined;
   now?: Date;
 }
 
@@ -70,12 +72,12 @@ export interface SystemPromptInput {
  * instructions, then the environment (which carries the date) and the prompt's own instructions.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string[] {
-  const sections = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
+  const sections: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
   for (const file of instructionFilePaths(input.cwd, input.instructionFiles ?? [])) {
     const text = readCached(file);
     if (text !== undefined && text.trim() !== "") sections.push(`Instructions from ${file}:\n${text.trim()}`);
   }
-  sections.push(...input.instructions, environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system);
+  sections.push(...input.instructions, input.skills, environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system);
   return sections.filter((s): s is string => typeof s === "string" && s.trim() !== "");
 }
 

@@ -19,9 +19,13 @@ export interface SubagentRunner {
     agent: string;
     description: string;
     prompt: string;
+    /** A JSON schema the child's final answer must match (the task's `output_schema`). */
+    outputSchema?: Record<string, unknown> | undefined;
+    /** The id of the task call, so the child's trace hangs under it. */
+    callID?: string | undefined;
     signal: AbortSignal;
     onStart?: (childSessionID: string) => void;
-  }): Promise<{ info: AssistantMessage; parts: Part[]; sessionID: string }>;
+  }): Promise<{ info: AssistantMessage; parts: Part[]; sessionID: string; output?: unknown }>;
 }
 
 const TaskParameters = z.object({
@@ -29,6 +33,10 @@ const TaskParameters = z.object({
   prompt: z.string().min(1).describe("The task for the subagent: self-contained, with everything it needs to know."),
   subagent: z.string().min(1).describe("Which subagent does the task."),
   task_id: z.string().optional().describe("Continue an earlier task: the task_id a previous task call returned."),
+  output_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("A JSON schema the subagent's final answer must match; the task result is then that JSON value, validated."),
 });
 
 /**
@@ -59,6 +67,8 @@ ${list}`,
         agent: args.subagent,
         description: args.description,
         prompt: args.prompt,
+        outputSchema: args.output_schema,
+        callID: ctx.callID,
         signal: ctx.abort,
         onStart: (sessionID) => ctx.metadata({ title: args.description, metadata: { sessionID, agent: args.subagent } }),
       });
@@ -70,10 +80,17 @@ ${list}`,
       if (result.info.error) {
         throw new Error(`The ${args.subagent} subagent failed (task_id: ${result.sessionID}): ${result.info.error.message}${text ? `\nIts partial answer:\n${text}` : ""}`);
       }
+      // With an output schema the result is the validated JSON, not the answer's prose.
+      const answer = args.output_schema !== undefined ? JSON.stringify(result.output) : text;
       return {
         title: args.description,
-        output: `task_id: ${result.sessionID}\n\n<task_result>\n${text}\n</task_result>`,
-        metadata: { task_id: result.sessionID, sessionID: result.sessionID, agent: args.subagent },
+        output: `task_id: ${result.sessionID}\n\n<task_result>\n${answer}\n</task_result>`,
+        metadata: {
+          task_id: result.sessionID,
+          sessionID: result.sessionID,
+          agent: args.subagent,
+          ...(args.output_schema !== undefined ? { output: result.output } : {}),
+        },
       };
     },
   });

@@ -1,5 +1,6 @@
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
+import { hostname } from "node:os";
 import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { InvalidInputError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
@@ -15,6 +16,10 @@ import { SessionUpdater } from "../session/session-updater.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import { Snapshots } from "../snapshot/index.js";
 import { defaultDataDir } from "./option-checks.js";
+import { AgentSkills } from "../agents/agent-skills.js";
+import { CommandCatalog } from "../agents/command-catalog.js";
+import { SkillCatalog } from "../agents/skill-catalog.js";
+import { Tracing } from "../loop/tracing.js";
 
 /** What the runtime needs from the agent that owns it. */
 export interface RuntimeHost {
@@ -66,6 +71,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
   const dataDir = options.dataDir ?? defaultDataDir();
   const snapshotEngine = options.snapshots === false ? undefined : new Snapshots({ workspace: cwd, dataDir });
   const defaultModel = { model: options.model, ref: modelRef(options.model) };
+  const skillCatalog = new SkillCatalog({ cwd, configDir: options.configDir, skills: options.skills });
   const runtime: AgentRuntime = {
     options,
     agents,
@@ -90,7 +96,8 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
       }
       return forAgent;
     },
-    leaseOwner: `agent_${createId("session").slice(4)}_${process.pid}`,
+    // Names the process: a SessionBusyError elsewhere says who holds the session.
+    leaseOwner: `agent_${createId("session").slice(4)}@${hostname()}:${process.pid}`,
     emit,
     sessionState: (sessionID) => {
       let state = states.get(sessionID);
@@ -106,6 +113,9 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     budgets: new Map(),
     parentOf: (sessionID) => host.parentOf(sessionID),
     titles: undefined as unknown as SessionTitles,
+    skills: new AgentSkills(skillCatalog, agents, (agent) => permissions.ruleset(agent)),
+    commands: new CommandCatalog({ cwd, configDir: options.configDir, commands: options.commands }),
+    tracing: new Tracing(options.telemetry),
   };
   // The titles service reads the runtime it belongs to.
   (runtime as { titles: SessionTitles }).titles = new SessionTitles(runtime);

@@ -4,6 +4,7 @@ import { Limits } from "@lathe/message";
 import { InvalidInputError } from "../errors.js";
 import { ModelFacts, ModelPrice } from "../context/model-facts.js";
 import type { AgentOptions } from "../options.js";
+import { parseMode } from "../agents/permission-mode.js";
 
 // The checks `createAgent`, `prompt` and `sessions.create` make on what the host passes, before
 // anything runs, so a typo fails where it was made rather than mid-session.
@@ -11,6 +12,7 @@ import type { AgentOptions } from "../options.js";
 /** Checks the option groups that have schemas, so a typo fails at creation rather than mid-session. */
 export function validateOptions(options: AgentOptions): void {
   if (options.limits !== undefined) parseLimits(options.limits, "limits");
+  if (options.mode !== undefined) parseMode(options.mode, "mode");
   for (const [key, facts] of Object.entries(options.models ?? {})) {
     const parsed = ModelFacts.strict().safeParse(facts);
     if (!parsed.success) throw new InvalidInputError(`models["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);

@@ -17,8 +17,18 @@ export class Runs {
     return this.active.has(sessionID);
   }
 
-  /** Starts a turn; `emit` reports the `idle` status once the run is gone (when it ever got the session). */
-  start(rt: AgentRuntime, sessionID: string, request: TurnRequest, options: PromptOptions, emit: (event: AgentEvent) => void): Run {
+  /**
+   * Starts a turn; `emit` reports the `idle` status once the run is gone (when it ever got the
+   * session). `request` may be worked out first, inside the run (a command's expansion): the session
+   * counts as busy from the start, and a failure there rejects the run.
+   */
+  start(
+    rt: AgentRuntime,
+    sessionID: string,
+    request: TurnRequest | ((signal: AbortSignal) => Promise<TurnRequest>),
+    options: PromptOptions,
+    emit: (event: AgentEvent) => void,
+  ): Run {
     const controller = new AbortController();
     if (options.signal) {
       if (options.signal.aborted) controller.abort(options.signal.reason);
@@ -27,7 +37,8 @@ export class Runs {
     return new Run(sessionID, controller, (self) => {
       this.active.set(sessionID, { run: self, controller });
       let busy = false;
-      return runTurn(rt, sessionID, request, controller.signal, () => (busy = true)).finally(() => {
+      const ready = typeof request === "function" ? request(controller.signal) : Promise.resolve(request);
+      return ready.then((turn) => runTurn(rt, sessionID, turn, controller.signal, () => (busy = true))).finally(() => {
         this.active.delete(sessionID);
         if (!busy) return;
         // The run is gone first, so a listener may start the next prompt from this event; the run's

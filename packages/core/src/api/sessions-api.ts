@@ -11,6 +11,9 @@ import { forkHistory } from "../session/fork.js";
 import { defaultTitle } from "../session/session-title.js";
 import type { Snapshots, SnapshotFileDiff } from "../snapshot/index.js";
 import { parseLimits } from "./option-checks.js";
+import type { PermissionMode } from "@lathe/permission";
+import { parseMode } from "../agents/permission-mode.js";
+import { enterMode } from "../loop/turn-mode.js";
 
 /** Fields a host may set when creating a session. */
 export interface CreateSessionInput {
@@ -23,6 +26,8 @@ export interface CreateSessionInput {
   metadata?: Record<string, unknown>;
   /** This session's budgets, over the agent's `limits`; see {@link Limits}. */
   limits?: Limits;
+  /** This session's permission mode, over the agent's `mode`; see {@link PermissionMode}. */
+  mode?: PermissionMode;
 }
 
 /** Session management of an {@link Agent}. */
@@ -72,6 +77,13 @@ export interface SessionsApi {
    * these cases nothing is written.
    */
   compact(sessionID: string, options?: { signal?: AbortSignal }): Promise<RunResult>;
+  /**
+   * Switches the session's permission mode, stored with the session: a running turn's next
+   * permission checks use it at once, and later prompts start in it (unless a prompt sets its own).
+   * Emits `session.mode`. Throws `InvalidInputError` for an unknown mode, {@link SessionNotFoundError}
+   * for an unknown session.
+   */
+  setMode(sessionID: string, mode: PermissionMode): Promise<Session>;
 }
 
 /** What the sessions API needs from the agent that owns it. */
@@ -98,16 +110,18 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
         host.assertOpen();
         const now = Date.now();
         if (input.limits !== undefined) parseLimits(input.limits, "limits of the session");
+        if (input.mode !== undefined) parseMode(input.mode, "The session's mode");
         const session: Session = {
           id: createId("session"),
           title: input.title ?? defaultTitle(now),
           directory: rt.cwd,
           time: { created: now, updated: now },
-          usage: { tokens: emptyTokens(), cost: 0 },
+          usage: { tokens: emptyTokens(), cost: 0, countedThrough: "" },
           ...(input.parentID ? { parentID: input.parentID } : {}),
           ...(input.kind ? { kind: input.kind } : {}),
           ...(input.metadata ? { metadata: input.metadata } : {}),
           ...(input.limits ? { limits: { ...input.limits } } : {}),
+          ...(input.mode ? { mode: input.mode } : {}),
         };
         await rt.storage.write({ sessions: [session] });
         host.emit({ type: "session.created", sessionID: session.id, session });
@@ -198,6 +212,16 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
         host.assertOpen();
         if (host.isBusy(sessionID)) throw new SessionBusyError(sessionID);
         return host.compact(sessionID, options);
+      },
+      setMode: async (sessionID, mode) => {
+        host.assertOpen();
+        parseMode(mode, "The mode");
+        const updated = await rt.updater.update(sessionID, (current) => {
+          current.mode = mode;
+        });
+        if (!updated) throw new SessionNotFoundError(sessionID);
+        enterMode(rt, sessionID, mode);
+        return updated;
       },
   };
   return api;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { addTokens, subtractTokens, type Session } from "@lathe/message";
 import { disabled, evaluate } from "@lathe/permission";
 import type { Tool } from "@lathe/tools";
@@ -26,8 +27,11 @@ export function offeredTools(host: TaskHost, agent: string, tools: ReadonlyMap<s
   const hidden = disabled([...tools.keys(), "task"], ruleset);
   const offered = new Map([...tools].filter(([name]) => !hidden.has(name) && !switchedOff(name)));
   const subagents = rt.agents.subagents().filter((a) => a.name !== agent && evaluate("task", a.name, ruleset).action !== "deny");
-  // With the host's own tool list, the task tool comes only when an agent switches it on (`tools: { task: true }`).
-  const wantsTask = definition.tools?.task === true || (rt.options.tools === undefined && !switchedOff("task"));
+  // Whatever tool list the host passes (builtinTools(), MCP tools, its own), an agent that may start
+  // subagents is offered the task tool, unless the agent switches it off (`tools: { task: false }`) or
+  // its rules deny `task`. An empty list means no tools at all, unless an agent switches task on.
+  const noTools = rt.options.tools !== undefined && rt.options.tools.length === 0;
+  const wantsTask = definition.tools?.task === true || (!noTools && !switchedOff("task"));
   if (subagents.length > 0 && wantsTask && !hidden.has("task") && !offered.has("task")) {
     offered.set("task", createTaskTool(subagents, { runTask: (input) => runTask(host, input) }));
   }
@@ -37,6 +41,8 @@ export function offeredTools(host: TaskHost, agent: string, tools: ReadonlyMap<s
 /** Runs a subagent task in a child session; see {@link SubagentRunner}. */
 async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask"]>[0]): Promise<RunResult & { sessionID: string }> {
   const storage = host.runtime.storage;
+  // Checked before a child session is made for it.
+  const output = input.outputSchema === undefined ? undefined : taskOutputSchema(input.outputSchema);
   let child: Session | undefined;
   if (input.taskID !== undefined) {
     child = await storage.getSession(input.taskID);
@@ -50,7 +56,12 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
   host.parents.set(child.id, input.parentSessionID);
   input.onStart?.(child.id);
   try {
-    const result = await host.prompt(child.id, input.prompt, { agent: input.agent, signal: input.signal });
+    // The child works under the parent's mode: a plan-mode turn cannot edit through a subagent.
+    const mode = host.runtime.permissions.modeOf(input.parentSessionID);
+    const childID = child.id;
+    const result = await host.runtime.tracing.subagent(input.parentSessionID, input.callID, input.agent, childID, async () =>
+      host.prompt(childID, input.prompt, { agent: input.agent, signal: input.signal, mode, ...(output ? { output } : {}) }),
+    );
     // Roll the child's usage (its own and its subagents') up into the parent session.
     const after = (await storage.getSession(child.id))?.usage ?? before;
     await host.runtime.updater.update(input.parentSessionID, (parent) => {
@@ -63,5 +74,17 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
     return { ...result, sessionID: child.id };
   } finally {
     host.parents.delete(child.id);
+  }
+}
+
+/**
+ * The schema of a task's `output_schema`: the model's JSON schema, turned into a Zod schema so the
+ * child's answer is really validated (the AI SDK's `jsonSchema()` alone would accept any value).
+ */
+function taskOutputSchema(schema: Record<string, unknown>): z.ZodType {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new InvalidInputError(`The task's output_schema is not a usable JSON schema: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -27,6 +27,12 @@ export type ModelPrice = z.infer<typeof ModelPrice>;
 export const ModelFacts = z.object({
   /** Tokens one request may hold, prompt and answer together. */
   contextWindow: z.number().int().positive().optional(),
+  /**
+   * The most tokens a request's input (prompt, history, tool results) may hold, for models whose
+   * provider caps the input below the window (OpenAI's GPT-5 family: 272,000 of a 400,000 window).
+   * Compaction keeps requests under it. Unset: the window less room for the answer.
+   */
+  maxInputTokens: z.number().int().positive().optional(),
   /** The most tokens the model writes in one answer. */
   maxOutputTokens: z.number().int().positive().optional(),
   price: ModelPrice.optional(),
@@ -35,11 +41,12 @@ export const ModelFacts = z.object({
 export type ModelFacts = z.infer<typeof ModelFacts>;
 
 /** When the built-in table was last checked against the providers' published model and pricing pages (ISO date). */
-export const BUILTIN_MODELS_DATE = "2025-11-15";
+export const BUILTIN_MODELS_DATE = "2026-11-25";
 
 // Figures below are as published by each provider (Anthropic, OpenAI, Google) on BUILTIN_MODELS_DATE.
 // They change: hosts correct or add any through `models` (and the older `prices`) of createAgent.
-// A model is left out rather than guessed when a figure was not certain.
+// A model is left out rather than guessed when a figure was not certain, and a model id never
+// borrows another's facts: a newer model is unknown until it is listed here or by the host.
 
 /** Anthropic bills cache reads at 10% and 5-minute cache writes at 125% of the input price. */
 function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
@@ -47,7 +54,8 @@ function anthropic(contextWindow: number, maxOutputTokens: number, input: number
 }
 
 /**
- * Sonnet 4 and 4.5 take up to 1M tokens with Anthropic's long-context option; a request over 200k
+ * Sonnet 4 and 4.5 take up to 1M tokens with Anthropic's long-context option (Sonnet 4.6 and Opus 4.6
+ * have the 1M window at one price); a request over 200k
  * input tokens is then billed at twice the input price and 1.5 times the output price.
  */
 function anthropicLongContext(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
@@ -61,14 +69,21 @@ function openai(contextWindow: number, maxOutputTokens: number, input: number, o
   return { contextWindow, maxOutputTokens, price: { input, output, ...(cachedInput === undefined ? {} : { cache: { read: cachedInput } }) } };
 }
 
+/** OpenAI's GPT-5 family: a 400,000-token window of which the input may fill 272,000. */
+function gpt5(input: number, output: number, cachedInput?: number): ModelFacts {
+  return { ...openai(400_000, 128_000, input, output, cachedInput), maxInputTokens: 272_000 };
+}
+
 /**
  * Facts of widely used models, keyed by model id without a provider prefix, as each provider
- * published them on {@link BUILTIN_MODELS_DATE}. Versioned ids find their family
- * (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`, see {@link resolveModelFacts}). Frozen; hosts
- * correct or add entries through `models` rather than by editing it.
+ * published them on {@link BUILTIN_MODELS_DATE}. An id finds an entry only exactly, or as a dated
+ * snapshot of it (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`, see {@link resolveModelFacts}).
+ * Frozen; hosts correct or add entries through `models` rather than by editing it.
  */
 export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = deepFreeze({
   // Anthropic.
+  "claude-opus-4-6": anthropic(1_000_000, 128_000, 5, 25),
+  "claude-sonnet-4-6": anthropic(1_000_000, 64_000, 3, 15),
   "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25),
   "claude-opus-4-1": anthropic(200_000, 32_000, 15, 75),
   "claude-opus-4": anthropic(200_000, 32_000, 15, 75),
@@ -77,12 +92,14 @@ export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = de
   "claude-3-7-sonnet": anthropic(200_000, 64_000, 3, 15),
   "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5),
   "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4),
-  // OpenAI. Variants priced apart from their family are listed so the prefix rule cannot misprice them.
-  "gpt-5": openai(400_000, 128_000, 1.25, 10, 0.125),
+  // OpenAI.
+  "gpt-5.2": gpt5(1.75, 14, 0.175),
+  "gpt-5.1": gpt5(1.25, 10, 0.125),
+  "gpt-5": gpt5(1.25, 10, 0.125),
   "gpt-5-chat-latest": openai(128_000, 16_384, 1.25, 10, 0.125),
   "gpt-5-pro": openai(400_000, 272_000, 15, 120),
-  "gpt-5-mini": openai(400_000, 128_000, 0.25, 2, 0.025),
-  "gpt-5-nano": openai(400_000, 128_000, 0.05, 0.4, 0.005),
+  "gpt-5-mini": gpt5(0.25, 2, 0.025),
+  "gpt-5-nano": gpt5(0.05, 0.4, 0.005),
   "gpt-4.1": openai(1_047_576, 32_768, 2, 8, 0.5),
   "gpt-4.1-mini": openai(1_047_576, 32_768, 0.4, 1.6, 0.1),
   "gpt-4.1-nano": openai(1_047_576, 32_768, 0.1, 0.4, 0.025),
@@ -94,6 +111,17 @@ export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = de
   "o3-mini": openai(200_000, 100_000, 1.1, 4.4, 0.55),
   "o4-mini": openai(200_000, 100_000, 1.1, 4.4, 0.275),
   // Google (Gemini API). The context window is the input limit; cache reads are implicit-cache hits.
+  "gemini-3.1-pro-preview": {
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    price: { input: 2, output: 12, cache: { read: 0.2 }, above200k: { input: 4, output: 18, cache: { read: 0.4 } } },
+  },
+  "gemini-3-pro-preview": {
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    price: { input: 2, output: 12, cache: { read: 0.2 }, above200k: { input: 4, output: 18, cache: { read: 0.4 } } },
+  },
+  "gemini-3-flash-preview": { contextWindow: 1_048_576, maxOutputTokens: 65_536, price: { input: 0.5, output: 3, cache: { read: 0.05 } } },
   "gemini-2.5-pro": {
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
@@ -111,28 +139,40 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The built-in entry of one id: exact, else the longest built-in id it starts with, then `-`, `@` or `:`. */
+/**
+ * Published aliases that are neither the entry's id nor a dated snapshot of it (Anthropic's `-0`
+ * and `-latest` names of models it lists under a date).
+ */
+const ALIASES: Readonly<Record<string, string>> = {
+  "claude-opus-4-0": "claude-opus-4",
+  "claude-sonnet-4-0": "claude-sonnet-4",
+  "claude-3-7-sonnet-latest": "claude-3-7-sonnet",
+  "claude-3-5-haiku-latest": "claude-3-5-haiku",
+};
+
+/** A dated snapshot's date: `-20250929`, `-2024-08-06`, or Vertex's `@20250929`. */
+const DATE_SUFFIX = /(?:-\d{8}|-\d{4}-\d{2}-\d{2}|@\d{8})$/;
+
+/** The built-in entry of one id: exact (or a published alias), else the entry the id is a dated snapshot of. */
 function builtinEntry(id: string): ModelFacts | undefined {
-  const exact = own(BUILTIN_MODELS, id);
-  if (exact) return exact;
-  let best: string | undefined;
-  for (const key of Object.keys(BUILTIN_MODELS)) {
-    if (id.startsWith(key) && /^[-@:]/.test(id.slice(key.length)) && (best === undefined || key.length > best.length)) best = key;
-  }
-  return best === undefined ? undefined : BUILTIN_MODELS[best];
+  const named = (key: string) => own(BUILTIN_MODELS, own(ALIASES, key) ?? key);
+  const exact = named(id);
+  if (exact || !DATE_SUFFIX.test(id)) return exact;
+  return named(id.replace(DATE_SUFFIX, ""));
 }
 
 /**
  * The built-in facts of a model id as hosts and gateways spell it: as given, else without a
- * gateway's path (`anthropic/claude-sonnet-4.5`) or Bedrock's region and vendor
- * (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`), else — Claude only, whose ids use dashes —
- * with `4.5` written `4-5`. Other families keep their dots: `gpt-5.2` is not `gpt-5`.
+ * gateway's path (`anthropic/claude-sonnet-4-5`) or Bedrock's region, vendor and version
+ * (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`). Nothing else is borrowed: `claude-opus-4-6` is
+ * not `claude-opus-4`, `gpt-5.2` is not `gpt-5`, and `claude-sonnet-4.5` (a gateway's spelling) is
+ * not `claude-sonnet-4-5`; give such ids their facts through `models`.
  */
 function builtinFacts(modelID: string): ModelFacts | undefined {
   const id = modelID.trim().toLowerCase();
-  const bare = id.slice(id.lastIndexOf("/") + 1).replace(/^(?:[a-z]+\.)+(?=[a-z])/, "");
-  const claudeDashed = bare.startsWith("claude-") ? bare.replace(/(\d)\.(\d)/g, "$1-$2") : bare;
-  for (const candidate of new Set([id, bare, claudeDashed])) {
+  const bare = id.slice(id.lastIndexOf("/") + 1);
+  const bedrock = /^(?:[a-z]+\.)?(?:anthropic|openai|google)\.(.+?)(?:-v\d+(?::\d+)?)?$/.exec(bare)?.[1];
+  for (const candidate of new Set([id, bare, ...(bedrock ? [bedrock] : [])])) {
     const found = builtinEntry(candidate);
     if (found) return found;
   }
@@ -144,15 +184,17 @@ function overlay(facts: ModelFacts, entry: ModelFacts | undefined): ModelFacts {
   if (!entry) return facts;
   const out = { ...facts };
   if (entry.contextWindow !== undefined) out.contextWindow = entry.contextWindow;
+  if (entry.maxInputTokens !== undefined) out.maxInputTokens = entry.maxInputTokens;
   if (entry.maxOutputTokens !== undefined) out.maxOutputTokens = entry.maxOutputTokens;
   if (entry.price !== undefined) out.price = entry.price;
   return out;
 }
 
 /**
- * The facts Lathe uses for a model: the built-in entry (exact id, else the longest built-in id the
- * model id starts with followed by `-`, `@` or `:` — so `claude-sonnet-4-5-20250929` and
- * `gpt-4o-2024-08-06` find theirs, and `gpt-4o-mini` finds `gpt-4o-mini`, not `gpt-4o`), overlaid field
+ * The facts Lathe uses for a model: the built-in entry (the exact id or a published alias, else the
+ * entry the id is a dated snapshot of — `claude-sonnet-4-5-20250929`, `gpt-4o-2024-08-06`,
+ * `claude-sonnet-4-5@20250929` — and never a prefix: `claude-opus-4-6` gets nothing from
+ * `claude-opus-4`, and an unknown newer id gets no facts at all), overlaid field
  * by field by the host's entry (`host["provider/model"]` over `host["model"]`; host keys match exactly
  * only), and `prices[...]` (same keys; the older option) replacing `price` when given. A price is one
  * field: a host price replaces the built-in one whole, tiers and cache included.

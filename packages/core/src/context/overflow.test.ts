@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emptyTokens, type MessageWithParts, type Part, type TokenUsage } from "@lathe/message";
-import { isOverflow, needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
+import { inputLimit, isOverflow, needsCompaction, nextRequestEstimate, usableContext } from "./overflow.js";
 
 const tokens = (input: number, output = 0, read = 0, write = 0, reasoning = 0): TokenUsage => ({ input, output, reasoning, cache: { read, write } });
 
@@ -26,6 +26,16 @@ describe("overflow", () => {
     expect(usableContext({ contextWindow: 100_000 })).toBe(80_000);
     expect(usableContext({ contextWindow: 100_000, maxOutputTokens: 64_000 }, 4_000)).toBe(96_000);
     expect(usableContext({ maxOutputTokens: 8_000 })).toBeUndefined();
+  });
+
+  it("never lets a request past the model's input cap, whatever room the window leaves", () => {
+    expect(usableContext({ contextWindow: 400_000, maxOutputTokens: 128_000, maxInputTokens: 272_000 })).toBe(272_000);
+    expect(usableContext({ contextWindow: 400_000, maxOutputTokens: 128_000, maxInputTokens: 390_000 })).toBe(380_000);
+    expect(usableContext({ maxInputTokens: 100_000 })).toBe(100_000);
+    expect(inputLimit({ contextWindow: 400_000, maxInputTokens: 272_000 })).toBe(272_000);
+    expect(inputLimit({ contextWindow: 200_000 })).toBe(200_000);
+    expect(inputLimit({ maxInputTokens: 50_000 })).toBe(50_000);
+    expect(inputLimit({})).toBeUndefined();
   });
 
   it("overflows exactly at the usable window, counting cache reads, writes and reasoning", () => {

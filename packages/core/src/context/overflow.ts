@@ -6,12 +6,24 @@ export const OUTPUT_RESERVE_MAX = 20_000;
 
 /**
  * The part of a model's context window a request may fill: the window minus room for the answer
- * (the output limit, at most {@link OUTPUT_RESERVE_MAX}). Undefined when the window is unknown.
+ * (the output limit, at most {@link OUTPUT_RESERVE_MAX}), and never more than the model's input cap
+ * (`maxInputTokens`, for models whose input may not fill the window). Undefined when neither the
+ * window nor the input cap is known.
  */
 export function usableContext(facts: ModelFacts, maxOutputTokens?: number): number | undefined {
-  if (facts.contextWindow === undefined) return undefined;
+  const { contextWindow, maxInputTokens } = facts;
+  if (contextWindow === undefined) return maxInputTokens;
   const reserved = Math.min(OUTPUT_RESERVE_MAX, maxOutputTokens ?? facts.maxOutputTokens ?? OUTPUT_RESERVE_MAX);
-  return Math.max(1, facts.contextWindow - reserved);
+  return Math.min(Math.max(1, contextWindow - reserved), maxInputTokens ?? Infinity);
+}
+
+/**
+ * The most input tokens one request may hold: the input cap where the model has one below its
+ * window, else the whole window. Undefined when neither is known.
+ */
+export function inputLimit(facts: ModelFacts): number | undefined {
+  if (facts.contextWindow === undefined) return facts.maxInputTokens;
+  return Math.min(facts.contextWindow, facts.maxInputTokens ?? Infinity);
 }
 
 /** Whether a step's tokens (input, output, reasoning, cache reads and writes) reach the usable window. */
@@ -23,7 +35,7 @@ export function isOverflow(tokens: TokenUsage, usable: number | undefined): bool
  * Whether the next request needs room made first: the last step's tokens reached the usable window
  * (the rule the provider's own counts decide), or — what that rule cannot see — the estimate of the
  * request with everything added since (a huge tool output, a long new prompt) would not even fit
- * the whole context window.
+ * the input the model takes (`contextWindow`: its {@link inputLimit}).
  */
 export function needsCompaction(view: MessageWithParts[], system: string, usable: number, contextWindow: number): boolean {
   const last = lastStep(view);

@@ -106,7 +106,16 @@ export interface Summary {
  * model's view of the session starts at it. A summary that fails (its request overflows too, the
  * provider fails, the answer is cut off or empty) has `error` set and changes nothing.
  */
-export async function summarise(ctx: CompactionContext, view: MessageWithParts[], options: { auto: boolean; tail?: string | undefined }): Promise<Summary> {
+export async function summarise(
+  ctx: CompactionContext,
+  view: MessageWithParts[],
+  options: {
+    auto: boolean;
+    tail?: string | undefined;
+    /** The estimated tokens of a request the provider rejected as too long: the summary's input starts below it. */
+    rejected?: number | undefined;
+  },
+): Promise<Summary> {
   const { rt, writer, sessionID, signal } = ctx;
   const { model, ref } = rt.modelFor(COMPACTION_AGENT);
   const definition = rt.agents.get(COMPACTION_AGENT);
@@ -149,20 +158,38 @@ export async function summarise(ctx: CompactionContext, view: MessageWithParts[]
   };
   try {
     await runHooks(rt.hooks, "chat.params", { sessionID, agent: COMPACTION_AGENT, model: ref }, params);
-    const streamed = await streamStepWithRetries(
-      rt,
-      recorder,
-      {
-        model,
-        instructions: definition.prompt ?? COMPACTION_SYSTEM,
-        messages: [...toModelMessages(fitForSummary(view, summaryInputLimit(rt, ref, definition.prompt ?? COMPACTION_SYSTEM)), { model: ref }), { role: "user", content: SUMMARY_PROMPT }],
-        tools: undefined,
-        offered: NO_TOOLS,
-        params,
-        signal,
-      },
-      (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, ctx.budget),
-    );
+    const instructions = definition.prompt ?? COMPACTION_SYSTEM;
+    // The summary's history fits the model's window when it is known, and starts below a request the
+    // provider rejected; a summary request rejected as too long itself is sent again with half the
+    // history it carried, so an overflowing session (even of a model whose window is unknown) can
+    // always be compacted back into service.
+    let limit = Math.min(summaryInputLimit(rt, ref, instructions), options.rejected !== undefined ? Math.floor(options.rejected * REJECTED_SHARE) : Number.POSITIVE_INFINITY);
+    let streamed: Awaited<ReturnType<typeof streamStepWithRetries>>;
+    for (let attempt = 1; ; attempt++) {
+      const history = fitForSummary(view, limit);
+      const start = recorder.parts.length;
+      streamed = await streamStepWithRetries(
+        rt,
+        recorder,
+        {
+          model,
+          instructions,
+          messages: [...toModelMessages(history, { model: ref }), { role: "user", content: SUMMARY_PROMPT }],
+          tools: undefined,
+          offered: NO_TOOLS,
+          params,
+          signal,
+        },
+        (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, ctx.budget),
+      );
+      const sent = estimateMessagesTokens(history);
+      if (!isContextOverflow(streamed.error) || signal.aborted || attempt >= MAX_SUMMARY_ATTEMPTS || sent <= 1) break;
+      const smaller = Math.floor(Math.min(limit, sent) / 2);
+      // Nothing more can be left out (one turn alone is too long): the overflow stands.
+      if (estimateMessagesTokens(fitForSummary(view, smaller)) >= sent) break;
+      recorder.remove(recorder.parts.slice(start));
+      limit = smaller;
+    }
     recordStepUsage(rt, recorder, streamed, ref, ctx.budget);
     const error = summaryError(streamed.error, streamed.finishReason, recorder.parts, signal);
     if (error) {
@@ -177,6 +204,11 @@ export async function summarise(ctx: CompactionContext, view: MessageWithParts[]
   if (!info.error) rt.emit({ type: "session.compacted", sessionID, messageID: info.id, auto: options.auto });
   return { user: { info: userInfo, parts: [marker] }, summary: { info, parts: recorder.parts } };
 }
+
+/** Summary requests sent at most when each is rejected as too long (the history halved each time). */
+const MAX_SUMMARY_ATTEMPTS = 6;
+/** The share of a rejected request's estimated size a summary's history starts from. */
+const REJECTED_SHARE = 0.6;
 
 /** How many tokens of history the summary request may carry: the compaction model's usable window minus its own prompts. */
 function summaryInputLimit(rt: AgentRuntime, ref: ModelRef, system: string): number {

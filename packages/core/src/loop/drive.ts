@@ -1,5 +1,5 @@
 import { type ModelMessage } from "ai";
-import { modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session } from "@lathe/message";
+import { estimateMessagesTokens, modelView, toModelMessages, type AssistantMessage, type MessageWithParts, type Part, type Session, type TextPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { runHooks, type ChatParams } from "../agents/hooks.js";
 import { finishError, toMessageError } from "./message-error.js";
@@ -9,7 +9,7 @@ import { isContextOverflow } from "../context/provider-errors.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
-import { optional, streamStepWithRetries } from "./step-attempts.js";
+import { optional, streamStepWithRetries, type StepRequest } from "./step-attempts.js";
 import { MAX_STEPS_PROMPT } from "../agents/system-prompt.js";
 import { type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
@@ -17,6 +17,8 @@ import { recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 import type { StepStream } from "./stream-processor.js";
 import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
 import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
+import { StepTrees, type StepTree } from "./step-trees.js";
+import { checkOutput, LAST_STEP_OUTPUT_NOTE, structuredOutput } from "./structured-output.js";
 
 // The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
 // step the budget, compaction, the model request, and the step's error or its tool calls.
@@ -47,11 +49,17 @@ export async function drive(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const turn: TurnState = { recorder, prior: priorMessages, justCompacted: false };
-  const plan = planTurn(rt, writer, session, options, signal);
+  const trace = rt.tracing.turn(session.id, options.agent ?? recorder.message.agent, () => promptText(priorMessages));
+  const plan = planTurn(rt, writer, session, options, signal, trace);
+  const trees = new StepTrees(rt.snapshots);
   try {
+    if (options.output) {
+      plan.output = await structuredOutput(options.output, options.outputRepairs);
+      plan.baseSystem.push(plan.output.instructions);
+    }
     let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
     for (let step = 1; !stop; step++) {
-      const outcome = await runStep(plan, turn, step);
+      const outcome = await runStep(plan, turn, trees, step);
       if (outcome === "again") step--;
       stop = outcome === "stop";
     }
@@ -60,7 +68,17 @@ export async function drive(
   } finally {
     if (rt.budgets.get(session.id) === plan.budget) rt.budgets.delete(session.id);
   }
-  return finishTurn(rt, writer, turn.recorder, signal);
+  // Snapshots still being taken land on their parts before the message is closed.
+  await trees.settle();
+  const result = await finishTurn(rt, writer, turn.recorder, signal);
+  trace.end(result.info, result.parts);
+  return result;
+}
+
+/** The text of the prompt a turn answers (its last user message), for a span that records contents. */
+function promptText(history: MessageWithParts[]): string | undefined {
+  const user = history.findLast((m) => m.info.role === "user");
+  return user?.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
 }
 
 /** Runs the calls a resumed turn left waiting; true when the user rejected one (the turn stops). */
@@ -71,8 +89,21 @@ async function runPendingCalls(plan: TurnPlan, turn: TurnState, pending: ToolCal
   return outcome.rejected;
 }
 
+/** One step of the turn under its span (tool calls and the AI SDK's spans nest under it). */
+async function runStep(plan: TurnPlan, turn: TurnState, trees: StepTrees, step: number): Promise<StepOutcome> {
+  if (plan.signal.aborted) return "stop";
+  const span = plan.trace.step(step, plan.ref);
+  const recorder = turn.recorder;
+  const start = recorder.parts.length;
+  try {
+    return await stepPhases(plan, turn, trees, step, span.telemetry);
+  } finally {
+    span.end(turn.recorder === recorder ? recorder.parts.slice(start) : turn.recorder.parts, turn.recorder.message.error);
+  }
+}
+
 /** One step of the turn, phase by phase. */
-async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<StepOutcome> {
+async function stepPhases(plan: TurnPlan, turn: TurnState, trees: StepTrees, step: number, telemetry: StepRequest["telemetry"]): Promise<StepOutcome> {
   const { rt, signal, budget } = plan;
   if (signal.aborted) return "stop";
   const hit = budget.reached();
@@ -83,11 +114,14 @@ async function runStep(plan: TurnPlan, turn: TurnState, step: number): Promise<S
   const lastStep = plan.maxSteps !== undefined && step >= plan.maxSteps;
   const instructions = await stepInstructions(plan);
   if (!(await compactIfNeeded(plan, turn, instructions))) return "stop";
-  const { streamed, before, stepStart } = await requestStep(plan, turn, instructions, lastStep);
+  // The snapshot of the step's starting tree is taken beside the request, never before it.
+  const before = trees.begin();
+  const { streamed, stepStart } = await requestStep(plan, turn, instructions, lastStep, before, telemetry);
+  trees.fillStart(before, turn.recorder, stepStart);
   if (signal.aborted) return "stop";
   if (streamed.error !== undefined) return stepFailed(plan, turn, streamed.error, stepStart);
   turn.justCompacted = false;
-  return afterStep(plan, turn, streamed, before, lastStep);
+  return afterStep(plan, turn, streamed, trees, before, lastStep, stepStart);
 }
 
 /** The step's system prompt, after the chat.system hooks. */
@@ -119,10 +153,17 @@ async function requestStep(
   turn: TurnState,
   instructions: string,
   lastStep: boolean,
-): Promise<{ streamed: StepStream; before: string | undefined; stepStart: number }> {
+  before: StepTree,
+  telemetry: StepRequest["telemetry"],
+): Promise<{ streamed: StepStream; stepStart: number }> {
   const { rt, definition, ref, budget, offered } = plan;
-  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref });
-  if (lastStep) messages.push({ role: "user", content: MAX_STEPS_PROMPT });
+  // Steps converted for an earlier request are reused: each request converts only what changed
+  // (the recorder reports parts changed in place; a compaction clears the cache).
+  turn.recorder.messageCache = plan.messageCache;
+  const messages: ModelMessage[] = toModelMessages(modelView([...turn.prior, current(turn)]), { model: ref, cache: plan.messageCache });
+  if (plan.output?.feedback) messages.push({ role: "user", content: plan.output.feedback });
+  // A structured answer is still owed on the last step: the summary it asks for goes in the JSON.
+  if (lastStep) messages.push({ role: "user", content: plan.output ? `${MAX_STEPS_PROMPT}\n${LAST_STEP_OUTPUT_NOTE}` : MAX_STEPS_PROMPT });
   const params: ChatParams = {
     ...optional("temperature", definition.temperature ?? rt.options.temperature),
     ...optional("topP", definition.topP ?? rt.options.topP),
@@ -131,7 +172,6 @@ async function requestStep(
     headers: { ...rt.options.headers },
   };
   await runHooks(rt.hooks, "chat.params", { ...plan.hookContext, model: ref }, params);
-  const before = await rt.snapshots.track();
 
   const recorder = turn.recorder;
   const stepStart = recorder.parts.length;
@@ -147,14 +187,16 @@ async function requestStep(
       tools: offered.size > 0 && !lastStep ? plan.toolSet : undefined,
       offered: lastStep ? NO_TOOLS : offered,
       params,
-      snapshot: before,
+      snapshot: before.value,
       signal: plan.signal,
+      output: plan.output?.spec,
+      telemetry,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),
   );
   await completeTexts(rt, recorder, recorder.parts.slice(stepStart), plan.hookContext);
   recordStepUsage(rt, recorder, streamed, ref, budget);
-  return { streamed, before, stepStart };
+  return { streamed, stepStart };
 }
 
 /** A step that failed: an overflow is compacted and sent again (once); anything else ends the turn. */
@@ -163,7 +205,9 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
   if (isContextOverflow(error)) {
     // The provider counted what our estimate did not: compact and send the step again.
     recorder.remove(recorder.parts.slice(stepStart).filter((p) => p.type !== "step-finish"));
-    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, plan.usable ?? Number.POSITIVE_INFINITY))) return "again";
+    // What was rejected is at most this long: the summary's input starts below it.
+    const rejected = estimateMessagesTokens(modelView([...turn.prior, current(turn)]));
+    if (plan.autoCompact && !turn.justCompacted && (await relieve(plan, turn, rejected, true))) return "again";
     if (!recorder.message.error) fail(plan.rt, recorder, overflowError(error));
     return "stop";
   }
@@ -172,7 +216,15 @@ async function stepFailed(plan: TurnPlan, turn: TurnState, error: unknown, stepS
 }
 
 /** After a step that streamed: end on a bad finish, the last step or a spent budget; else run its tool calls. */
-async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, before: string | undefined, lastStep: boolean): Promise<StepOutcome> {
+async function afterStep(
+  plan: TurnPlan,
+  turn: TurnState,
+  streamed: StepStream,
+  trees: StepTrees,
+  before: StepTree,
+  lastStep: boolean,
+  stepStart: number,
+): Promise<StepOutcome> {
   const { rt, budget } = plan;
   const recorder = turn.recorder;
   const stopError = finishError(streamed.finishReason);
@@ -181,7 +233,7 @@ async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, 
     fail(rt, recorder, stopError);
     return "stop";
   }
-  if (lastStep) return "stop";
+  if (lastStep) return streamed.calls.length === 0 ? finalAnswer(plan, turn, streamed, stepStart, false) : "stop";
   const spent = budget.reached();
   if (spent && streamed.calls.length > 0) {
     // Nothing more runs once a budget is spent; each call still gets a result for the model.
@@ -189,14 +241,26 @@ async function afterStep(plan: TurnPlan, turn: TurnState, streamed: StepStream, 
     stopForBudget(rt, recorder, budget, spent);
     return "stop";
   }
-  const outcome = await runCalls(plan, turn, streamed.calls);
-  await recordPatch(rt, recorder, before);
+  // A tool that may change files waits for the step's starting snapshot, so its changes are this step's.
+  const outcome = await runCalls(plan, turn, streamed.calls, () => before.tree);
+  await recordPatch(trees, recorder, before, streamed.calls.some((call) => !call.tool.readOnly));
   // The step's final states are stored before the next step starts.
   await plan.writer.flush();
   if (outcome.rejected) recorder.message.error ??= rejectedError();
   if (plan.signal.aborted || outcome.rejected) return "stop";
-  if (streamed.calls.length === 0 && streamed.invalidCalls === 0) return "stop";
+  if (streamed.calls.length === 0 && streamed.invalidCalls === 0) return finalAnswer(plan, turn, streamed, stepStart, true);
   return "next";
+}
+
+/** The step that answered: with an output schema, its text must validate (or be repaired in another step). */
+async function finalAnswer(plan: TurnPlan, turn: TurnState, streamed: StepStream, stepStart: number, canRepair: boolean): Promise<StepOutcome> {
+  if (!plan.output) return "stop";
+  if (!canRepair) plan.output.repairsLeft = 0;
+  const texts = turn.recorder.parts.slice(stepStart).filter((p): p is TextPart => p.type === "text" && !p.synthetic);
+  const check = await checkOutput(plan.output, turn.recorder, texts, streamed.finishReason);
+  if (check.kind === "repair") return plan.budget.reached() ? "stop" : "next";
+  if (check.kind === "failed") fail(plan.rt, turn.recorder, check.error);
+  return "stop";
 }
 
 /** Runs the `text.complete` hooks over the text parts a step finished. */
@@ -213,17 +277,11 @@ export async function completeTexts(rt: AgentRuntime, recorder: TurnRecorder, pa
   }
 }
 
-/** Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the step-finish part. */
-export async function recordPatch(rt: AgentRuntime, recorder: TurnRecorder, before: string | undefined): Promise<void> {
-  if (before === undefined) return;
-  const after = await rt.snapshots.track();
-  if (after === undefined) return;
-  const finish = recorder.parts.findLast((p) => p.type === "step-finish");
-  if (finish?.type === "step-finish") {
-    finish.snapshot = after;
-    recorder.changed(finish);
-  }
-  if (after === before) return;
-  const files = await rt.snapshots.changed(before, after);
-  if (files.length > 0) recorder.add({ type: "patch", hash: before, files });
+/**
+ * Records the files a step changed (by any means) as a `patch` part, and the tree at its end on the
+ * step-finish part. Only a step that ran a tool that may change files looks at the tree again.
+ */
+export async function recordPatch(trees: StepTrees, recorder: TurnRecorder, before: StepTree, mayChangeFiles: boolean): Promise<void> {
+  const changed = await trees.finish(before, recorder, mayChangeFiles);
+  if (changed && changed.files.length > 0) recorder.add({ type: "patch", hash: changed.before, files: changed.files });
 }

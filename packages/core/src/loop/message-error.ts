@@ -1,5 +1,6 @@
 import { APICallError } from "ai";
 import type { MessageError } from "@lathe/message";
+import { causes } from "../context/provider-errors.js";
 
 /** The error recorded when a run is aborted. */
 export function abortedError(reason?: unknown): MessageError {
@@ -7,26 +8,92 @@ export function abortedError(reason?: unknown): MessageError {
   return { name: "AbortedError", message: text && text !== "aborted" ? `The run was aborted: ${text}` : "The run was aborted." };
 }
 
-/** Converts anything thrown during a run into an error that can be stored on the message. */
+/**
+ * Converts anything thrown during a run into an error that can be stored on the message. The cause
+ * chain is kept: a stream cut mid-response surfaces as the AI SDK's "Failed to process successful
+ * response" (status 200), and only its causes (`terminated`, `ECONNRESET: other side closed`) say
+ * what happened, so they are appended to the message and listed in `data.causes`.
+ */
 export function toMessageError(error: unknown): MessageError {
-  if (APICallError.isInstance(error)) {
-    return {
-      name: "ProviderError",
-      message: error.message,
-      data: {
-        statusCode: error.statusCode,
-        isRetryable: error.isRetryable,
-        url: error.url,
-        ...(error.responseBody !== undefined ? { responseBody: error.responseBody } : {}),
-      },
-    };
+  const chain = causeChain(error);
+  const top = causes(error).find((item) => APICallError.isInstance(item)) as APICallError | undefined;
+  const base: MessageError = top
+    ? {
+        name: "ProviderError",
+        message: top.message,
+        data: {
+          statusCode: top.statusCode,
+          isRetryable: top.isRetryable,
+          url: top.url,
+          ...(top.responseBody !== undefined ? { responseBody: top.responseBody } : {}),
+        },
+      }
+    : error instanceof Error
+      ? { name: error.name || "UnknownError", message: error.message }
+      : { name: "UnknownError", message: typeof error === "string" ? error : safeJson(error) };
+  // The causes below the error the message names: the provider error's own, or the plain error's.
+  const below = chain.slice(chain.findIndex((c) => c.error === (top ?? error)) + 1);
+  if (below.length === 0) return base;
+  const untold = newCauses(base.message, below);
+  return {
+    ...base,
+    ...(untold.length > 0 ? { message: `${base.message} (${untold.join(" ← ")})` } : {}),
+    data: { ...base.data, causes: below.map(({ name, message, code }) => ({ name, message, ...(code ? { code } : {}) })) },
+  };
+}
+
+/**
+ * A one-line account of an error and its causes, e.g. for a retry's status message: the first line
+ * of its message, then the causes it does not already tell.
+ */
+export function errorSummary(error: unknown): string {
+  const chain = causeChain(error);
+  const top = causes(error).find((item) => APICallError.isInstance(item)) ?? error;
+  const first = (top instanceof Error ? top.message : chain[0]?.message ?? "").split("\n")[0]!.trim();
+  const untold = newCauses(first, chain.slice(chain.findIndex((c) => c.error === top) + 1));
+  return untold.length > 0 ? `${first} (${untold.join(" ← ")})` : first;
+}
+
+/** The causes' descriptions that `told` (and the causes before them) do not already contain. */
+function newCauses(told: string, chain: CauseLink[]): string[] {
+  const out: string[] = [];
+  for (const link of chain) {
+    const text = describeCause(link);
+    if (!text || told.includes(link.message || text) || out.some((o) => o.includes(link.message || text))) continue;
+    out.push(text);
   }
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    if (cause !== undefined && APICallError.isInstance(cause)) return toMessageError(cause);
-    return { name: error.name || "UnknownError", message: error.message };
+  return out;
+}
+
+interface CauseLink {
+  error: unknown;
+  name: string;
+  message: string;
+  code?: string;
+}
+
+function causeChain(error: unknown): CauseLink[] {
+  return causes(error).map((item) => {
+    if (item instanceof Error) {
+      const code = (item as { code?: unknown }).code;
+      return { error: item, name: item.name || "Error", message: item.message, ...(typeof code === "string" ? { code } : {}) };
+    }
+    return { error: item, name: "UnknownError", message: typeof item === "string" ? item : safeJson(item) };
+  });
+}
+
+function describeCause(link: CauseLink): string {
+  const message = link.message || link.name;
+  return link.code && !message.includes(link.code) ? `${link.code}: ${message}` : message;
+}
+
+/** JSON of a thrown non-error value; never throws (cycles, BigInt). */
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
-  return { name: "UnknownError", message: typeof error === "string" ? error : JSON.stringify(error) };
 }
 
 /** The error a finish reason implies, for steps that ended without a usable answer. */

@@ -16,7 +16,14 @@ export async function relieveOverflow(
   writer: SessionWriter,
   turn: TurnState,
   ctx: CompactionContext,
-  at: { agent: string; ref: ModelRef; usable: number | undefined; estimate: number },
+  at: {
+    agent: string;
+    ref: ModelRef;
+    usable: number | undefined;
+    estimate: number;
+    /** The provider rejected the request as too long (our estimate of it is `estimate`). */
+    rejected?: boolean;
+  },
 ): Promise<boolean> {
   const recorder = turn.recorder;
   const view = modelView([...turn.prior, current(turn)]);
@@ -27,8 +34,10 @@ export async function relieveOverflow(
     return false;
   }
   const request = view.findLast((m) => m.info.role === "user" && m.info.agent !== COMPACTION_AGENT);
-  const tail = selectTail(view, { budgetTokens: tailBudget(at.usable ?? Number.POSITIVE_INFINITY), ...(request ? { before: request.info.id } : {}) });
-  const { user, summary } = await summarise(ctx, view, { auto: true, tail });
+  // A rejected request bounds the window from above even when its size is unknown: the tail fits it.
+  const window = Math.min(at.usable ?? Number.POSITIVE_INFINITY, at.rejected ? at.estimate : Number.POSITIVE_INFINITY);
+  const tail = selectTail(view, { budgetTokens: tailBudget(window), ...(request ? { before: request.info.id } : {}) });
+  const { user, summary } = await summarise(ctx, view, { auto: true, tail, ...(at.rejected ? { rejected: at.estimate } : {}) });
   if (summary.info.error) {
     fail(rt, recorder, summary.info.error);
     return false;

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createId, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
 import type { ToolContext } from "@lathe/tools";
+import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
 import { runHooks } from "../agents/hooks.js";
@@ -13,7 +14,7 @@ import { BudgetExceededError, InvalidInputError, SessionBusyError, SessionNotFou
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
-import { repairInterrupted } from "./repair.js";
+import { countRepaired, repairInterrupted } from "./repair.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
@@ -21,6 +22,9 @@ import { isDefaultTitle } from "../session/session-title.js";
 import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, newAnswer, sessionDataDir } from "./turn-common.js";
 import { drive } from "./drive.js";
 import { resumeTurn } from "./resume-turn.js";
+import { activeMode, enterMode } from "./turn-mode.js";
+import { subtaskCalls } from "./command-subtask.js";
+import { modelRef } from "../context/model-info.js";
 
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
 export type TurnRequest =
@@ -43,7 +47,7 @@ export async function runTurn(
   onBusy: () => void = () => {},
 ): Promise<RunResult> {
   const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
-  if (!lease) throw new SessionBusyError(sessionID);
+  if (!lease) throw new SessionBusyError(sessionID, await rt.storage.getLease?.(sessionID).catch(() => undefined));
   onBusy();
   const renew = setInterval(() => {
     rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});
@@ -80,16 +84,22 @@ export async function runTurn(
  */
 async function settleHistory(rt: AgentRuntime, session: Session, history: MessageWithParts[]): Promise<MessageWithParts[]> {
   if (session.revert) history = await commitRevert(rt, session, history);
-  const repaired = repairInterrupted(history);
+  const repaired = repairInterrupted(session, history);
   if (repaired) {
-    await rt.storage.write(repaired);
     // Requests of turns just finished as interrupted can never be answered usefully: drop them.
-    const dead = new Set((repaired.messages ?? []).map((m) => m.id));
-    if (session.permission?.pending.some((r) => r.tool && dead.has(r.tool.messageID))) {
-      const updated = await rt.updater.update(session.id, (current) => {
+    const dead = new Set(repaired.messages.map((m) => m.id));
+    // The repaired records and the usage they add to the session go in one write, the session last.
+    const updated = await rt.updater.update(
+      session.id,
+      (current) => {
+        countRepaired(current, repaired);
         if (current.permission) current.permission.pending = current.permission.pending.filter((r) => !r.tool || !dead.has(r.tool.messageID));
-      });
-      if (updated) session.permission = updated.permission;
+      },
+      { messages: repaired.messages, parts: repaired.parts },
+    );
+    if (updated) {
+      session.usage = updated.usage;
+      session.permission = updated.permission;
     }
   }
   rt.permissions.restore(session);
@@ -112,7 +122,7 @@ async function compactOnDemand(
   const { ref } = rt.modelFor(DEFAULT_AGENT);
   const usable = usableContext(rt.facts(ref), rt.options.maxOutputTokens);
   const tail = selectTail(view, { budgetTokens: tailBudget(usable ?? Number.POSITIVE_INFINITY) });
-  const { summary } = await summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail });
+  const { summary } = await rt.tracing.compaction(session.id, () => summarise({ rt, writer, sessionID: session.id, signal, budget }, view, { auto: false, tail }));
   return summary;
 }
 
@@ -157,19 +167,33 @@ async function answer(
   signal: AbortSignal,
 ): Promise<RunResult> {
   const agentName = options.agent ?? DEFAULT_AGENT;
-  const { ref } = rt.modelFor(agentName);
+  const { ref } = options.model ? { ref: modelRef(options.model) } : rt.modelFor(agentName);
   if (options.messageID !== undefined && history.some((m) => m.info.id === options.messageID)) {
     throw new InvalidInputError(`Session ${session.id} already has a message ${options.messageID}: this prompt is stored.`);
   }
   const user = userMessage(session.id, agentName, input, options);
+  user.info.mode = activeMode(rt, session, options.mode);
+  if (options.model) user.info.model = ref;
+  enterMode(rt, session.id, user.info.mode, user.info.id);
   await inlineLocalFiles(user.parts);
-  if (typeof input === "string") {
-    const expanded = await expandReferences(input, {
-      cwd: rt.cwd,
-      agents: rt.agents,
-      toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
-    });
-    for (const part of expanded) user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+  // References are expanded in what the user typed: the prompt string, or each text part given (not
+  // synthetic ones), a file or agent named twice expanded once.
+  const typed = typeof input === "string" ? [input] : input.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : []));
+  const offersTask = rt.toolsFor(agentName).has("task");
+  const context = {
+    cwd: rt.cwd,
+    agents: rt.agents,
+    toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
+    canDelegate: (name: string) => offersTask && name !== agentName && evaluate("task", name, rt.permissions.ruleset(agentName)).action !== "deny",
+  };
+  const expandedOnce = new Set<string>();
+  for (const text of typed) {
+    for (const part of await expandReferences(text, context)) {
+      const key = part.type === "agent" ? `agent:${part.name}` : part.type === "file" && part.source ? `file:${part.source.path}` : undefined;
+      if (key !== undefined && expandedOnce.has(key)) continue;
+      if (key !== undefined) expandedOnce.add(key);
+      user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
+    }
   }
   let hookError: unknown;
   try {
@@ -190,7 +214,7 @@ async function answer(
     fail(rt, recorder, toMessageError(hookError));
     return finishTurn(rt, writer, recorder, signal);
   }
-  return drive(rt, writer, session, [...history, user], recorder, [], options, signal);
+  return drive(rt, writer, session, [...history, user], recorder, subtaskCalls(rt, recorder, user.parts, agentName), options, signal);
 }
 
 /**
@@ -213,7 +237,7 @@ async function inlineLocalFiles(parts: Part[]): Promise<void> {
  * A tool context for reading the files a prompt references. Reads go through the agent's rules like
  * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
  */
-function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
+export function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
   return {
     sessionID,
     messageID,
@@ -262,7 +286,9 @@ function userMessage(
   const parts: Part[] = items.map((item) =>
     item.type === "text"
       ? { ...base(), type: "text", text: item.text, ...(item.synthetic ? { synthetic: true } : {}) }
-      : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
+      : item.type === "subtask"
+        ? { ...base(), type: "subtask", agent: item.agent, description: item.description, prompt: item.prompt }
+        : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
   );
   return { info, parts };
 }

@@ -8,6 +8,9 @@ import type { ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
 import { DEFAULT_AGENT, cancelCalls, finishTurn, newAnswer } from "./turn-common.js";
 import { drive } from "./drive.js";
+import { activeMode, enterMode } from "./turn-mode.js";
+import { subtaskCalls } from "./command-subtask.js";
+import { modelRef } from "../context/model-info.js";
 
 /**
  * Continues a turn a previous process left unfinished — it died mid-turn, or stopped while a tool
@@ -30,13 +33,18 @@ export async function resumeTurn(
   const last = history[history.length - 1];
   rt.permissions.restore(session);
   if (last?.info.role === "user") {
+    // The mode the prompt was stored under, unless this resume asks for another.
+    enterMode(rt, session.id, activeMode(rt, session, options.mode ?? last.info.mode));
     const agent = options.agent ?? last.info.agent ?? DEFAULT_AGENT;
-    const recorder = newAnswer(rt, writer, session.id, last.info.id, agent, rt.modelFor(agent).ref);
-    return drive(rt, writer, session, history, recorder, [], { ...options, agent }, signal);
+    const ref = options.model ? modelRef(options.model) : rt.modelFor(agent).ref;
+    const recorder = newAnswer(rt, writer, session.id, last.info.id, agent, ref);
+    return drive(rt, writer, session, history, recorder, subtaskCalls(rt, recorder, last.parts, agent), { ...options, agent }, signal);
   }
   if (!last || last.info.role !== "assistant" || last.info.time.completed !== undefined) {
     throw new NothingToResumeError(session.id);
   }
+  const asked = history.findLast((m) => m.info.role === "user")?.info;
+  enterMode(rt, session.id, activeMode(rt, session, options.mode ?? (asked?.role === "user" ? asked.mode : undefined)));
   const info = last.info;
   const waiting = rt.permissions.takeResumableCalls(session);
   const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event), last.parts);

@@ -1,11 +1,18 @@
 import type { AssistantMessage, Part } from "@lathe/message";
 import type { AgentEvent } from "../events.js";
+import type { PromptOptions } from "../options.js";
 import { assistantText } from "./text-stream.js";
 
-/** What a run resolves to: the final assistant message with its parts. */
-export interface RunResult {
+/**
+ * What a run resolves to: the final assistant message with its parts, and — for a prompt given an
+ * `output` schema — the validated answer, typed as the schema's type (absent when no answer
+ * validated: `info.error` then says why, an `OutputValidationError` when the answers did not match).
+ */
+export interface RunResult<OUTPUT = unknown> {
   info: AssistantMessage;
   parts: Part[];
+  /** The structured answer (`info.output`, typed); see {@link PromptOptions.output}. */
+  output?: OUTPUT;
 }
 
 /**
@@ -13,21 +20,22 @@ export interface RunResult {
  * for the final assistant message. Both can be done, in either order: events are kept from the
  * start, so a late iterator still sees all of them.
  *
- * A run resolves even when the model or a tool fails or the run is aborted — the message then says
- * so in `finish` and `error`. It rejects only when it could not run at all (busy session, unknown
- * session, storage failure).
+ * A run resolves even when the model or a tool fails, the model sends hostile input, storage fails
+ * mid-turn or the run is aborted — the message then says so in `finish` and `error` (a turn storage
+ * could not keep is finished by the next prompt's crash repair). It rejects only when it could not
+ * start (busy session, unknown session, storage failing before the turn begins).
  */
-export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
+export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, PromiseLike<RunResult<OUTPUT>> {
   /** The session this run answers in. */
   readonly sessionID: string;
   private readonly events: AgentEvent[] = [];
   private readonly waiters = new Set<() => void>();
   private done = false;
-  private readonly result: Promise<RunResult>;
+  private readonly result: Promise<RunResult<OUTPUT>>;
   private readonly controller: AbortController;
 
   /** @internal */
-  constructor(sessionID: string, controller: AbortController, body: (run: Run) => Promise<RunResult>) {
+  constructor(sessionID: string, controller: AbortController, body: (run: Run<OUTPUT>) => Promise<RunResult<OUTPUT>>) {
     this.sessionID = sessionID;
     this.controller = controller;
     this.result = body(this).finally(() => {
@@ -71,20 +79,20 @@ export class Run implements AsyncIterable<AgentEvent>, PromiseLike<RunResult> {
     return this.controller.signal.aborted;
   }
 
-  then<R1 = RunResult, R2 = never>(
-    onfulfilled?: ((value: RunResult) => R1 | PromiseLike<R1>) | null,
+  then<R1 = RunResult<OUTPUT>, R2 = never>(
+    onfulfilled?: ((value: RunResult<OUTPUT>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.result.then(onfulfilled, onrejected);
   }
 
   /** Like `Promise.finally`. */
-  finally(onfinally?: (() => void) | null): Promise<RunResult> {
+  finally(onfinally?: (() => void) | null): Promise<RunResult<OUTPUT>> {
     return this.result.finally(onfinally);
   }
 
   /** Like `Promise.catch`. */
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<RunResult | R> {
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<RunResult<OUTPUT> | R> {
     return this.result.catch(onrejected);
   }
 

@@ -13,6 +13,9 @@ import type { Hooks } from "../agents/hooks.js";
 import type { SessionUpdater } from "../session/session-updater.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import type { StepSnapshots } from "../session/file-history.js";
+import type { AgentSkills } from "../agents/agent-skills.js";
+import type { CommandCatalog } from "../agents/command-catalog.js";
+import type { Tracing } from "./tracing.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
@@ -48,4 +51,10 @@ export interface AgentRuntime {
   parentOf(sessionID: string): string | undefined;
   /** Background session titles. */
   readonly titles: SessionTitles;
+  /** The skills each agent sees, and the `skill` tool. */
+  readonly skills: AgentSkills;
+  /** The commands hosts invoke by name. */
+  readonly commands: CommandCatalog;
+  /** OpenTelemetry spans (no-ops when the host gave no tracer). */
+  readonly tracing: Tracing;
 }

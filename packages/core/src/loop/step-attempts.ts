@@ -1,8 +1,8 @@
-import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
+import { streamText, type LanguageModel, type ModelMessage, type OutputInterface, type TelemetryOptions, type ToolSet } from "ai";
 import type { TokenUsage } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "../agents/hooks.js";
-import { toMessageError } from "./message-error.js";
+import { errorSummary, toMessageError } from "./message-error.js";
 import { isContextOverflow, retryReason } from "../context/provider-errors.js";
 import { providerRetryDelay, retryDelay } from "../context/retry-delay.js";
 import type { AgentRuntime } from "./runtime.js";
@@ -29,6 +29,10 @@ export interface StepRequest {
   /** The workspace snapshot the step began at, recorded on its step-start part. */
   snapshot?: string | undefined;
   signal: AbortSignal;
+  /** The structured output asked for (the provider's JSON-schema response format); see `structured-output.ts`. */
+  output?: OutputInterface<unknown, unknown, never> | undefined;
+  /** The AI SDK's telemetry for this request (its spans under the step's); none when off. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /**
@@ -38,13 +42,14 @@ export interface StepRequest {
  * the model never sees half an answer twice; a `retry` part and a `session.status` of type `retry`
  * say what happened. Aborts and context overflows are never retried: the caller handles those.
  *
- * `onDiscardedUsage` receives the usage a failed attempt reported, which is billed all the same.
+ * `onDiscardedUsage` receives the usage a failed attempt reported, which is billed all the same, and
+ * returns its cost; both are kept on the `retry` part, so the message's usage is what its parts say.
  */
 export async function streamStepWithRetries(
   rt: AgentRuntime,
   recorder: TurnRecorder,
   request: StepRequest,
-  onDiscardedUsage: (tokens: TokenUsage) => void,
+  onDiscardedUsage: (tokens: TokenUsage) => number,
 ): Promise<StepStream> {
   const maxRetries = rt.options.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;
   const maxDelay = rt.options.retry?.maxDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
@@ -63,10 +68,12 @@ export async function streamStepWithRetries(
     const delay = retryDelay(attempt, error);
 
     recorder.remove(recorder.parts.slice(start));
-    if (streamed.usage) onDiscardedUsage(tokensFromUsage(streamed.usage));
+    const discarded = streamed.usage ? tokensFromUsage(streamed.usage) : undefined;
+    const cost = discarded ? onDiscardedUsage(discarded) : 0;
     const now = Date.now();
-    recorder.add({ type: "retry", attempt, error: toMessageError(error), time: { created: now } });
-    rt.emit({ type: "session.status", sessionID, status: { type: "retry", attempt, next: now + delay, message: reason } });
+    recorder.add({ type: "retry", attempt, error: toMessageError(error), ...(discarded ? { tokens: discarded, cost } : {}), time: { created: now } });
+    // The status says why: the reason's kind and the error with its causes (`terminated ← ECONNRESET`).
+    rt.emit({ type: "session.status", sessionID, status: { type: "retry", attempt, next: now + delay, message: `${reason}: ${errorSummary(error)}` } });
     try {
       await sleep(delay, request.signal);
     } catch (abort) {
@@ -83,6 +90,9 @@ function stream(request: StepRequest) {
     instructions: request.instructions,
     messages: request.messages,
     ...(request.tools ? { tools: request.tools } : {}),
+    ...(request.output ? { output: request.output } : {}),
+    // Lathe's tracer for the AI SDK's own spans, parented to the step's span.
+    ...(request.telemetry ? { telemetry: request.telemetry } : {}),
     // Lathe retries itself (above), so that a retry is visible, abortable and never duplicates output.
     maxRetries: 0,
     // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.

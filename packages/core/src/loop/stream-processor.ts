@@ -3,6 +3,7 @@ import type { ReasoningPart, TextPart, ToolPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ToolCall } from "./tool-runner.js";
 import { errorText } from "./tool-runner.js";
+import { causes } from "../context/provider-errors.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 
 /** What one streamed step produced. */
@@ -36,6 +37,7 @@ export async function processStepStream(
   const texts = new Map<string, TextPart>();
   const reasonings = new Map<string, ReasoningPart>();
   const toolParts = new Map<string, ToolPart>();
+  let stepFinished = false;
 
   const toolPart = (callID: string, toolName: string): ToolPart => {
     let part = toolParts.get(callID);
@@ -49,8 +51,10 @@ export async function processStepStream(
   try {
     await consume();
   } catch (error) {
-    // A stream that throws (connection lost, abort) ends the step like an error part would.
-    out.error = error;
+    // A stream that throws (connection lost, abort) ends the step like an error part would — unless
+    // the step had already finished: the model's output is complete then, and what failed is the
+    // SDK's bookkeeping after it (it deep-copies tool input, which overflows on hostile nesting).
+    if (!stepFinished) out.error = error;
   }
   closeOpenParts(recorder, texts, reasonings);
   return out;
@@ -113,12 +117,19 @@ export async function processStepStream(
         case "tool-call": {
           const part = toolPart(chunk.toolCallId, chunk.toolName);
           if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
-          const input = asRecord(chunk.input);
+          const parsed = asRecord(chunk.input);
+          // Input nested deeper than any schema needs cannot be stored or copied (recursion limits):
+          // the call is answered as invalid, and what is kept of it is nothing.
+          const tooDeep = exceedsDepth(parsed, MAX_INPUT_DEPTH);
+          const input = tooDeep ? {} : parsed;
           const tool = tools.get(chunk.toolName);
-          if (chunk.invalid || !tool) {
+          if (chunk.invalid || !tool || tooDeep) {
             out.invalidCalls++;
             const now = Date.now();
-            part.state = { status: "error", input, error: invalidCallMessage(chunk.toolName, chunk.error, tools), time: { start: now, end: now } };
+            const error = tooDeep
+              ? `Invalid input for tool "${chunk.toolName}": it is nested more than ${MAX_INPUT_DEPTH} levels deep. Send a flatter input.`
+              : invalidCallMessage(chunk.toolName, chunk.error, tools);
+            part.state = { status: "error", input, error, time: { start: now, end: now } };
             recorder.changed(part);
           } else {
             out.calls.push({ part, tool, input });
@@ -126,6 +137,7 @@ export async function processStepStream(
           break;
         }
         case "finish-step":
+          stepFinished = true;
           out.finishReason = chunk.finishReason;
           out.usage = chunk.usage;
           break;
@@ -157,6 +169,21 @@ function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, re
   }
 }
 
+/** How deep a tool input may nest; real schemas need a handful of levels. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays more than `limit` levels deep (walked without recursion). */
+export function exceedsDepth(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function asRecord(input: unknown): Record<string, unknown> {
   if (input && typeof input === "object" && !Array.isArray(input)) return input as Record<string, unknown>;
   if (typeof input === "string") {
@@ -176,5 +203,29 @@ function invalidCallMessage(toolName: string, error: unknown, tools: ReadonlyMap
     const available = [...tools.keys()].join(", ") || "none";
     return `There is no tool named "${toolName}". Available tools: ${available}.`;
   }
-  return `Invalid input for tool "${toolName}": ${errorText(error)}. Fix the input and call the tool again.`;
+  return `Invalid input for tool "${toolName}": ${inputProblem(error)}. Fix the input and call the tool again.`;
+}
+
+/**
+ * What is wrong with a tool input, in one sentence naming the fields: the schema's own issues
+ * (`path: expected string, received undefined`) rather than the SDK's wrappers around a JSON dump.
+ */
+export function inputProblem(error: unknown): string {
+  const chain = causes(error);
+  const issues = chain
+    .map((item) => (item && typeof item === "object" ? (item as { issues?: unknown }).issues : undefined))
+    .find((found): found is { path?: unknown[]; message?: unknown }[] => Array.isArray(found) && found.length > 0);
+  if (issues) {
+    return issues
+      .slice(0, 5)
+      .map((issue) => {
+        const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join(".") : "the input";
+        return `${path}: ${String(issue.message ?? "invalid").replace(/^Invalid input: /, "")}`;
+      })
+      .concat(issues.length > 5 ? [`and ${issues.length - 5} more`] : [])
+      .join("; ");
+  }
+  const innermost = chain.at(-1);
+  if (innermost instanceof SyntaxError) return `it is not valid JSON (${innermost.message})`;
+  return errorText(innermost ?? error).replace(/\s+/g, " ").slice(0, 500);
 }

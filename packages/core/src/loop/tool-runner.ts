@@ -32,6 +32,12 @@ export interface ToolRunnerDeps {
   todos: TodoStore;
   /** The agent's language servers, if any. */
   diagnostics?: Diagnostics | undefined;
+  /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
+  shellEnv?: Record<string, string>;
+  /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
+  beforeChange?: () => Promise<unknown>;
+  /** Spans of the calls (telemetry). */
+  trace?: { tool(part: ToolPart): (part: ToolPart) => void } | undefined;
 }
 
 /** How a step's tool calls ended. */
@@ -55,6 +61,8 @@ export async function runToolCalls(calls: ToolCall[], deps: ToolRunnerDeps): Pro
       for (const call of batch) fail(call, deps, rejected ? "Skipped: the user rejected an earlier tool call." : ABORTED_TOOL_ERROR);
       continue;
     }
+    // Only read-only calls share a batch: a batch of one that may change files waits for its snapshot.
+    if (!batch[0]!.tool.readOnly) await deps.beforeChange?.();
     const results = await mapLimited(batch, deps.maxParallel, (call) => runOne(call, deps));
     if (results.some((r) => r === "rejected")) rejected = true;
   }
@@ -91,6 +99,15 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 type CallOutcome = "ok" | "error" | "rejected";
 
 async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
+  const end = deps.trace?.tool(call.part);
+  try {
+    return await runCall(call, deps);
+  } finally {
+    end?.(call.part);
+  }
+}
+
+async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome> {
   const { part, tool, input } = call;
   const { recorder } = deps;
   const start = Date.now();
@@ -111,8 +128,10 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
       });
     }
     const hookInput = { sessionID: part.sessionID, agent: deps.agent, tool: tool.name, callID: part.callID };
+    const sent = deps.hooks?.["tool.execute.before"] ? JSON.stringify(input) : undefined;
     const before: { args: Record<string, unknown>; block?: string } = { args: input };
     await runHooks(deps.hooks, "tool.execute.before", hookInput, before);
+    if (sent !== undefined) recordRewrite(call, deps, sent, before.args);
     if (before.block !== undefined) {
       fail(call, deps, before.block);
       return "error";
@@ -121,13 +140,18 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     // A tool that stopped because of the abort and returned anyway did not finish its work.
     if (deps.signal.aborted) throw deps.signal.reason;
     const running = part.state.status === "running" ? part.state : undefined;
-    // Every tool's output is capped, not only the built-in ones': the full text stays readable in the session's data dir.
-    const { output } = await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir });
+    // Every tool's output is capped, not only the built-in ones' — once: a tool that bounds its own
+    // output (bash keeps the tail, read says where to go on) is not cut again. The cap keeps the head
+    // and the tail; the full text stays readable in the session's data dir.
+    const { output } = tool.boundsOutput
+      ? { output: result.output }
+      : await truncateOutput(result.output, { sessionID: part.sessionID, dataDir: deps.dataDir }, { direction: "both" });
     const after = { title: result.title, output, metadata: { ...running?.metadata, ...result.metadata } };
     await runHooks(deps.hooks, "tool.execute.after", { ...hookInput, args: before.args }, after);
     part.state = {
       status: "completed",
-      input,
+      input: before.args,
+      ...(running?.modelInput ? { modelInput: running.modelInput } : {}),
       output: after.output,
       title: after.title,
       metadata: after.metadata,
@@ -158,6 +182,17 @@ async function runOne(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcome
     fail(call, deps, errorText(error));
     return "error";
   }
+}
+
+/**
+ * Stores the input a `tool.execute.before` hook made (in place or as a new object) as the one that
+ * runs, keeping the model's own (`sent`, as JSON) beside it, so the stored call is what ran.
+ */
+function recordRewrite(call: ToolCall, deps: ToolRunnerDeps, sent: string, args: Record<string, unknown>): void {
+  const state = call.part.state;
+  if (state.status !== "running" || JSON.stringify(args) === sent) return;
+  call.part.state = { ...state, input: args, modelInput: JSON.parse(sent) as Record<string, unknown> };
+  deps.recorder.changed(call.part);
 }
 
 function fail(call: ToolCall, deps: ToolRunnerDeps, message: string): void {
@@ -216,21 +251,28 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
+        // The answer is kept with the call, so a UI loading the history shows it as a live stream did.
+        onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
-    metadata: (update) => {
-      const state = part.state;
-      if (state.status !== "running") return;
-      part.state = {
-        ...state,
-        ...(update.title !== undefined ? { title: update.title } : {}),
-        ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
-      };
-      deps.recorder.changed(part);
-    },
+    ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
+    metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
+    ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),
   };
+}
+
+/** Merges a title and metadata into a running call's state and records the change; a call no longer running keeps its state. */
+function updateRunning(part: ToolPart, deps: ToolRunnerDeps, update: { title?: string; metadata?: Record<string, unknown> }): void {
+  const state = part.state;
+  if (state.status !== "running") return;
+  part.state = {
+    ...state,
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.metadata !== undefined ? { metadata: { ...state.metadata, ...update.metadata } } : {}),
+  };
+  deps.recorder.changed(part);
 }

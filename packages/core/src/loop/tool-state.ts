@@ -9,6 +9,7 @@ export function erroredState(state: ToolState, error: string, now = Date.now()):
   return {
     status: "error",
     input: state.input,
+    ...(state.status !== "pending" && state.modelInput ? { modelInput: state.modelInput } : {}),
     error,
     ...(running?.metadata ? { metadata: running.metadata } : {}),
     time: { start: running?.time.start ?? now, end: now },

@@ -62,8 +62,15 @@ export async function finishTurn(rt: AgentRuntime, writer: SessionWriter, record
     info.finish = "aborted";
     info.error ??= abortedError(signal.reason);
   }
-  await closeMessage(rt, writer, recorder);
-  return { info, parts: recorder.parts };
+  try {
+    await closeMessage(rt, writer, recorder);
+  } catch (error) {
+    // A run resolves even when storage fails as the turn ends: the message says why, and the next
+    // prompt's crash repair finishes what storage holds of it.
+    info.time.completed ??= Date.now();
+    if (!info.error) fail(rt, recorder, toMessageError(error));
+  }
+  return { info, parts: recorder.parts, ...(info.output !== undefined ? { output: info.output } : {}) };
 }
 
 export function fail(rt: AgentRuntime, recorder: TurnRecorder, error: AssistantMessage["error"] & object): void {

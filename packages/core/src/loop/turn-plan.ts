@@ -1,10 +1,10 @@
-import { tool as aiTool, type ToolSet, type LanguageModel } from "ai";
-import { type ModelRef, type Session } from "@lathe/message";
+import { asSchema, tool as aiTool, type ToolSet, type LanguageModel } from "ai";
+import { ModelMessageCache, type ModelRef, type Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { BudgetTracker } from "../context/budget.js";
 import { type CompactionContext } from "./compaction.js";
 import type { PromptOptions } from "../options.js";
-import { usableContext } from "../context/overflow.js";
+import { inputLimit, usableContext } from "../context/overflow.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
 import { buildSystemPrompt } from "../agents/system-prompt.js";
@@ -12,6 +12,10 @@ import { runToolCalls, type ToolCall, type ToolRunOutcome } from "./tool-runner.
 import type { AgentDefinition } from "../agents/registry.js";
 import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
 import { relieveOverflow } from "./overflow-relief.js";
+import { turnInstructions } from "./turn-mode.js";
+import { modelRef } from "../context/model-info.js";
+import type { StructuredOutput } from "./structured-output.js";
+import type { TurnTrace } from "./tracing.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -35,16 +39,28 @@ export interface TurnPlan {
   budget: BudgetTracker;
   /** The context a request may fill (undefined when the model's window is unknown). */
   usable: number | undefined;
+  /** The most input one request may hold: the model's input cap, else its window (undefined when unknown). */
   contextWindow: number | undefined;
   autoCompact: boolean;
   compaction: CompactionContext;
+  /** The model messages of steps already sent, so each request converts only the newest. */
+  messageCache: ModelMessageCache;
+  /** The turn's spans (no-ops when telemetry is off). */
+  trace: TurnTrace;
+  /** The prompt's structured output, set by `drive` once its schema is resolved. */
+  output?: StructuredOutput | undefined;
 }
 
-/** Works out, once, what the turn's steps need: agent, model, system prompt, tools, budget, context. */
-export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal): TurnPlan {
+/**
+ * Works out, once, what the turn's steps need: agent, model (the prompt's, else the agent's), system
+ * prompt (with the agent's skills and, in plan mode, the plan agent's instructions), tools (with the
+ * `skill` tool when the agent has skills), budget, context.
+ */
+export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Session, options: PromptOptions, signal: AbortSignal, trace: TurnTrace): TurnPlan {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const definition = rt.agents.get(agentName);
-  const { model, ref } = rt.modelFor(agentName);
+  const { model, ref } = options.model ? { model: options.model, ref: modelRef(options.model) } : rt.modelFor(agentName);
+  const skills = rt.skills.forTurn(agentName, rt.toolsFor(agentName));
   // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
   // for the chat.system hooks to change.
   const baseSystem = buildSystemPrompt({
@@ -53,10 +69,11 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     agentPrompt: definition.prompt,
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
-    system: options.system,
+    system: turnInstructions(rt, session.id, options.system),
     diagnostics: rt.options.lsp?.prompt(),
+    skills: skills.section,
   });
-  const offered = rt.toolsFor(agentName);
+  const offered = skills.tools;
   const budget = sessionBudget(rt, session, options.limits);
   rt.budgets.set(session.id, budget);
   return {
@@ -75,18 +92,22 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     toolSet: aiToolSet(offered),
     budget,
     usable: usableContext(rt.facts(ref), rt.options.maxOutputTokens),
-    contextWindow: rt.facts(ref).contextWindow,
+    contextWindow: inputLimit(rt.facts(ref)),
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
+    messageCache: new ModelMessageCache(),
+    trace,
   };
 }
 
 /** Runs tool calls of the message the turn is writing, with the agent's rules, hooks and session state. */
-export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Promise<ToolRunOutcome> {
+export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], beforeChange?: () => Promise<unknown>): Promise<ToolRunOutcome> {
   const { rt, session, signal } = plan;
   return runToolCalls(calls, {
+    ...(beforeChange ? { beforeChange } : {}),
     recorder: turn.recorder,
-    gate: rt.permissions,
+    gate: plan.trace.gate(rt.permissions),
+    trace: plan.trace,
     agent: plan.agentName,
     cwd: rt.cwd,
     signal,
@@ -96,6 +117,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
     hooks: rt.hooks,
     dataDir: sessionDataDir(rt, session.id),
     diagnostics: rt.options.lsp,
+    ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
       set: async (todos) => {
@@ -108,8 +130,12 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[]): Pr
 }
 
 /** Compacts mid-turn; false when the turn must end (the failure is recorded). */
-export function relieve(plan: TurnPlan, turn: TurnState, estimate: number): Promise<boolean> {
-  return relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate });
+export function relieve(plan: TurnPlan, turn: TurnState, estimate: number, rejected = false): Promise<boolean> {
+  // Pruning edits tool outputs in place and a summary rewrites the history: convert anew after.
+  plan.messageCache.clear();
+  return plan.trace.compaction(() =>
+    relieveOverflow(plan.rt, plan.writer, turn, plan.compaction, { agent: plan.agentName, ref: plan.ref, usable: plan.usable, estimate, rejected }),
+  );
 }
 
 export function instructionList(rt: AgentRuntime): string[] {
@@ -117,9 +143,22 @@ export function instructionList(rt: AgentRuntime): string[] {
   return given === undefined ? [] : Array.isArray(given) ? given : [given];
 }
 
+/**
+ * The AI SDK's view of each tool, made once per tool: the SDK wraps a bare zod schema anew on every
+ * request and converts it to JSON Schema each time, while a wrapped one keeps its conversion.
+ */
+const sdkTools = new WeakMap<Tool, ToolSet[string]>();
+
 export function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
   const set: ToolSet = {};
-  // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
-  for (const [name, tool] of tools) set[name] = aiTool({ description: tool.description, inputSchema: tool.parameters as never });
+  for (const [name, tool] of tools) {
+    let sdkTool = sdkTools.get(tool);
+    if (!sdkTool || sdkTool.description !== tool.description) {
+      // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.
+      sdkTool = aiTool({ description: tool.description, inputSchema: asSchema(tool.parameters as never) });
+      sdkTools.set(tool, sdkTool);
+    }
+    set[name] = sdkTool;
+  }
   return set;
 }

@@ -1,4 +1,5 @@
-import { createId, type AssistantMessage, type Part } from "@lathe/message";
+import { createId, type AssistantMessage, type ModelMessageCache, type Part } from "@lathe/message";
+import { klona as cloneData } from "klona/json";
 import type { AgentEvent } from "../events.js";
 import type { SessionWriter } from "../session/session-writer.js";
 
@@ -11,6 +12,8 @@ type NewPart<P extends Part> = P extends Part ? Omit<P, "id" | "sessionID" | "me
  */
 export class TurnRecorder {
   readonly parts: Part[];
+  /** The model-message cache of the turn's requests, told of every part changed or removed here. */
+  messageCache: ModelMessageCache | undefined;
 
   constructor(
     readonly message: AssistantMessage,
@@ -37,6 +40,7 @@ export class TurnRecorder {
    */
   changed(part: Part, delta?: string): void {
     this.writer.part(part);
+    this.messageCache?.changed(part);
     const snapshot = { ...part } as Part;
     this.emit(
       delta === undefined
@@ -48,6 +52,7 @@ export class TurnRecorder {
   /** Takes parts back out of the message (the output of a failed attempt that is retried). */
   remove(parts: Part[]): void {
     const gone = new Set(parts);
+    this.messageCache?.clear();
     for (let i = this.parts.length - 1; i >= 0; i--) if (gone.has(this.parts[i]!)) this.parts.splice(i, 1);
     for (const part of parts) {
       this.writer.removePart(part);
@@ -58,6 +63,15 @@ export class TurnRecorder {
   /** Reports a change made to the message itself. */
   messageChanged(): void {
     this.writer.message(this.message);
-    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: structuredClone(this.message) });
+    this.messageStored();
+  }
+
+  /**
+   * Reports a change to the message that was stored by other means (its close, written with the
+   * session's totals): listeners hear of it, and no later write repeats it — a write after the turn
+   * could bring back a message a revert has since dropped.
+   */
+  messageStored(): void {
+    this.emit({ type: "message.updated", sessionID: this.message.sessionID, message: cloneData(this.message) });
   }
 }

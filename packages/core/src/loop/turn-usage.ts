@@ -1,4 +1,4 @@
-import { addTokens, totalTokens, type ModelRef, type TokenUsage } from "@lathe/message";
+import { addTokens, totalTokens, type ModelRef, type PartsUsage, type Session, type TokenUsage } from "@lathe/message";
 import type { BudgetTracker } from "../context/budget.js";
 import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
@@ -31,31 +31,44 @@ export function recordStepUsage(
   return tokens;
 }
 
-/** Counts the usage of a request whose output was thrown away (a failed attempt that is retried): billed all the same. */
-export function recordDiscardedUsage(rt: AgentRuntime, recorder: TurnRecorder, tokens: TokenUsage, ref: ModelRef, budget: BudgetTracker | undefined): void {
+/** Counts the usage of a request whose output was thrown away (a failed attempt that is retried): billed all the same. Returns its cost. */
+export function recordDiscardedUsage(rt: AgentRuntime, recorder: TurnRecorder, tokens: TokenUsage, ref: ModelRef, budget: BudgetTracker | undefined): number {
   const cost = costOf(tokens, rt.facts(ref).price);
   const info = recorder.message;
   info.tokens = addTokens(info.tokens, tokens);
   info.cost += cost;
   recorder.messageChanged();
   budget?.add({ tokens: totalTokens(tokens), cost });
+  return cost;
 }
 
 /**
- * Completes an assistant message: stored with its completion time, and its tokens, cost and steps
- * added to the session's totals.
+ * Completes an assistant message: its parts stored first, then the message with its completion time
+ * and the session with its tokens, cost and steps added, in one write. The session is written last
+ * and names the message it counted through, so a process killed between the two leaves a message
+ * that crash repair counts, never one counted twice or lost.
  */
 export async function closeMessage(rt: AgentRuntime, writer: SessionWriter, recorder: TurnRecorder): Promise<void> {
   const info = recorder.message;
-  info.time.completed = Date.now();
-  recorder.messageChanged();
   await writer.flush();
+  info.time.completed = Date.now();
   const steps = recorder.parts.filter((p) => p.type === "step-finish").length;
-  await rt.updater.update(info.sessionID, (current) => {
-    current.usage = {
-      tokens: addTokens(current.usage.tokens, info.tokens),
-      cost: current.usage.cost + info.cost,
-      steps: (current.usage.steps ?? 0) + steps,
-    };
-  });
+  await rt.updater.update(
+    info.sessionID,
+    (current) => {
+      current.usage = addUsage(current.usage, { tokens: info.tokens, cost: info.cost, steps }, info.id);
+    },
+    { messages: [structuredClone(info)] },
+  );
+  recorder.messageStored();
+}
+
+/** `usage` with a message's tokens, cost and steps added, counted through that message. */
+export function addUsage(usage: Session["usage"], add: PartsUsage, messageID: string): Session["usage"] {
+  return {
+    tokens: addTokens(usage.tokens, add.tokens),
+    cost: usage.cost + add.cost,
+    steps: (usage.steps ?? 0) + add.steps,
+    countedThrough: usage.countedThrough === undefined || messageID > usage.countedThrough ? messageID : usage.countedThrough,
+  };
 }

@@ -11,6 +11,11 @@ export class StepSnapshots {
 
   constructor(private readonly snapshots: Snapshots | undefined) {}
 
+  /** False when snapshots are off: {@link StepSnapshots.track} then resolves undefined at once. */
+  get enabled(): boolean {
+    return this.snapshots?.enabled === true;
+  }
+
   /** The workspace's tree now, or undefined when snapshots are off or failed. */
   async track(): Promise<string | undefined> {
     if (!this.snapshots?.enabled) return undefined;

@@ -19,7 +19,7 @@ export function forkHistory(
     title: `Fork of ${source.title}`,
     directory: source.directory,
     time: { created: now, updated: now },
-    usage: { tokens: emptyTokens(), cost: 0 },
+    usage: { tokens: emptyTokens(), cost: 0, countedThrough: "" },
     ...(source.metadata ? { metadata: structuredClone(source.metadata) } : {}),
     ...(source.permission ? { permission: { approved: structuredClone(source.permission.approved), pending: [] } } : {}),
     ...(source.todos ? { todos: structuredClone(source.todos) } : {}),
@@ -37,7 +37,12 @@ export function forkHistory(
       copy.parentID = newIds.get(copy.parentID) ?? copy.parentID;
       // Steps too, as the source counted them: a `maxSteps` limit of the fork counts from the same place as `maxTokens`.
       const steps = parts.filter((p) => p.type === "step-finish").length;
-      session.usage = { tokens: addTokens(session.usage.tokens, copy.tokens), cost: session.usage.cost + copy.cost, steps: (session.usage.steps ?? 0) + steps };
+      session.usage = {
+        tokens: addTokens(session.usage.tokens, copy.tokens),
+        cost: session.usage.cost + copy.cost,
+        steps: (session.usage.steps ?? 0) + steps,
+        countedThrough: id,
+      };
     }
     messages.push({
       info: copy,

@@ -1,5 +1,5 @@
 import type { Session } from "@lathe/message";
-import type { Storage } from "@lathe/storage";
+import type { Storage, WriteBatch } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
 
 /**
@@ -15,8 +15,12 @@ export class SessionUpdater {
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 
-  /** Applies `mutate` to the stored session and stores it; resolves to the new record (undefined if there is none). */
-  update(sessionID: string, mutate: (session: Session) => void): Promise<Session | undefined> {
+  /**
+   * Applies `mutate` to the stored session and stores it; resolves to the new record (undefined if
+   * there is none). Records in `along` are stored in the same write, before the session (a file
+   * adapter writes sessions last), so a change the session counts is never stored after it.
+   */
+  update(sessionID: string, mutate: (session: Session) => void, along?: Omit<WriteBatch, "sessions">): Promise<Session | undefined> {
     const previous = this.chains.get(sessionID) ?? Promise.resolve();
     const next = previous
       .catch(() => {})
@@ -25,7 +29,7 @@ export class SessionUpdater {
         if (!session) return undefined;
         mutate(session);
         session.time.updated = Date.now();
-        await this.storage.write({ sessions: [session] });
+        await this.storage.write({ ...along, sessions: [session] });
         this.emit({ type: "session.updated", sessionID, session: structuredClone(session) });
         return session;
       });

@@ -1,5 +1,6 @@
 import type { Message, Part, Session } from "@lathe/message";
 import type { PartKey, Storage, WriteBatch } from "@lathe/storage";
+import { klona as cloneData } from "klona/json";
 
 /**
  * Persists a run's changes coalesced: a part updated 100,000 times while streaming is written a
@@ -83,11 +84,12 @@ export class SessionWriter {
 
   private take(): WriteBatch | undefined {
     if (this.sessions.size === 0 && this.messages.size === 0 && this.parts.size === 0 && this.removedParts.size === 0) return undefined;
-    // Snapshot the objects: the loop keeps mutating them after this point.
+    // Snapshot the objects: the loop keeps mutating them after this point. They are JSON data, which
+    // a plain deep copy clones several times faster than structuredClone.
     const batch: WriteBatch = {
-      sessions: [...this.sessions.values()].map((s) => structuredClone(s)),
-      messages: [...this.messages.values()].map((m) => structuredClone(m)),
-      parts: [...this.parts.values()].map((p) => structuredClone(p)),
+      sessions: [...this.sessions.values()].map((s) => cloneData(s)),
+      messages: [...this.messages.values()].map((m) => cloneData(m)),
+      parts: [...this.parts.values()].map((p) => cloneData(p)),
       ...(this.removedParts.size > 0 ? { removeParts: [...this.removedParts.values()] } : {}),
     };
     this.removedParts = new Map();

@@ -8,6 +8,7 @@
 // head of the queue then takes a lock file in the repository so agents in other processes sharing
 // the data directory wait too. A lock left by a crashed process is taken over once its pid is gone
 // (same host) or it is older than `staleMs`.
+import { isProcessAlive } from "@lathe/storage";
 import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -98,18 +99,8 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<voi
   // Locks are linked into place whole, so an empty one is a leftover of an older writer: abandoned
   // once it is a few seconds old.
   const empty = content.trim() === "" && Date.now() - info.mtimeMs > EMPTY_LOCK_GRACE_MS;
-  const ownerGone = empty || (host === hostname() && pid !== undefined && pid !== "" && !processAlive(Number(pid)));
+  const ownerGone = empty || (host === hostname() && pid !== undefined && pid !== "" && !isProcessAlive(Number(pid)));
   if (!ownerGone && Date.now() - info.mtimeMs < staleMs) return;
   // Only remove the lock we judged: another waiter may have replaced it in the meantime.
   if ((await readFile(lockPath, "utf8").catch(() => undefined)) === content) await unlink(lockPath).catch(() => undefined);
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

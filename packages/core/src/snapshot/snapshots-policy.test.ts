@@ -13,10 +13,14 @@ function snapshotsFor(ws: string, extra: { maxFileSize?: number } = {}): Snapsho
   return new Snapshots({ workspace: ws, dataDir: temp.make("lathe-data-"), ...extra });
 }
 
-/** Every file of the user's `.git` with its bytes and mtime. */
+/**
+ * Every file of the user's `.git` with its bytes and mtime. Objects are compared by their bytes:
+ * the shadow repository borrows them, and git refreshes the mtime of an object it would otherwise
+ * write again (which keeps it from being pruned).
+ */
 function gitDirPicture(ws: string): Map<string, string> {
   const picture = pictureOf(join(ws, ".git"));
-  for (const path of picture.keys()) picture.set(path, `${picture.get(path)}@${statSync(join(ws, ".git", path)).mtimeMs}`);
+  for (const path of picture.keys()) if (!path.startsWith("objects/")) picture.set(path, `${picture.get(path)}@${statSync(join(ws, ".git", path)).mtimeMs}`);
   return picture;
 }
 

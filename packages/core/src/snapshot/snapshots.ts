@@ -48,8 +48,13 @@ const TREE_HASH = /^[0-9a-f]{40}$/;
 
 /**
  * File history of one workspace, kept in a shadow git repository in the agent's data directory
- * (`--git-dir` there, `--work-tree` the workspace): the workspace's own `.git` is never read for
- * history nor written, and workspaces that are not git repositories work the same.
+ * (`--git-dir` there, `--work-tree` the workspace): the workspace's own `.git` is never written,
+ * and workspaces that are not git repositories work the same. In a git workspace a new shadow
+ * repository starts from a copy of the workspace's index and borrows its object store (as
+ * `git clone --shared` does), so the first snapshot hashes only the files that differ from the
+ * index and costs about one `git status`; git may refresh the mtime of a borrowed object file,
+ * which also keeps it from being pruned. Elsewhere the shadow index is the stat cache: a file whose
+ * size and times have not changed is not hashed again, across steps and processes.
  *
  * A snapshot is a git tree hash. {@link Snapshots.track} records the workspace — every file that
  * neither the workspace's `.gitignore` files nor its `.git/info/exclude` ignore, up to

@@ -5,7 +5,7 @@
 // one walk of the tree; the engine looks at the size of just those, and hands git the exact paths
 // to record. An unchanged tree therefore costs one directory walk, about what `git status` costs,
 // and the shadow index keeps the stat data that makes the next run as cheap.
-import { lstat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { writeExcludeFile } from "./exclude-file.js";
 import type { ShadowRepository } from "./shadow-repository.js";
@@ -13,9 +13,13 @@ import { freshState, loadState, saveState } from "./snapshot-state.js";
 import { fileStamp, workspaceExcludeFile } from "./workspace-excludes.js";
 import { splitNul } from "./git-lines.js";
 import { recordPaths, removeFromIndex } from "./shadow-index.js";
+import { seedFromWorkspace } from "./workspace-seed.js";
 
 /** How many files are looked at concurrently. */
 const STAT_BATCH = 256;
+
+/** Lists the recorded files that the ignore rules cover. */
+const IGNORED_CACHED = ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"];
 
 /** What to do with one listed path. */
 type Verdict = "add" | "remove" | "large";
@@ -25,8 +29,14 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
   await repo.ensureCreated();
   const stored = await loadState(repo.gitDir);
   const state = stored ?? freshState();
+  // A new shadow repository of a git workspace starts from the workspace's index and objects.
+  const seeded = !stored && !(await exists(join(repo.gitDir, "index"))) && (await seedFromWorkspace(repo, maxFileSize));
   // The exclude file must be right before git lists anything (a first run, an edited or lost file).
   await writeExcludeFile(repo.gitDir, state.largeFiles, repo.selfExcludePattern());
+  // A seeded index may hold tracked files the ignore rules cover: list them beside the main listing
+  // (both only read the index; what the listing adds is never ignored), one walk's time instead of two.
+  const ignoredAtSeed = seeded ? repo.git(IGNORED_CACHED) : undefined;
+  ignoredAtSeed?.catch(() => {});
   const listed = splitNul(await repo.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]));
   // A path ending in "/" is a nested git repository: its files belong to that repository, not ours.
   const candidates = new Set(listed.filter((path) => !path.endsWith("/")));
@@ -43,8 +53,8 @@ export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number
 
   // Files recorded before an ignore rule covered them leave the snapshot once the rules change.
   const excludeStamp = await fileStamp(await workspaceExcludeFile(repo.workTree));
-  if (excludeStamp !== state.excludeStamp || additions.some((path) => basename(path) === ".gitignore") || removals.some((path) => basename(path) === ".gitignore")) {
-    const ignored = splitNul(await repo.git(["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"]));
+  if (seeded || excludeStamp !== state.excludeStamp || additions.some((path) => basename(path) === ".gitignore") || removals.some((path) => basename(path) === ".gitignore")) {
+    const ignored = splitNul(await (ignoredAtSeed ?? repo.git(IGNORED_CACHED)));
     await removeFromIndex(repo, ignored);
   }
 
@@ -71,4 +81,8 @@ async function judge(workTree: string, paths: string[], maxFileSize: number): Pr
     });
   }
   return verdicts;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
 }

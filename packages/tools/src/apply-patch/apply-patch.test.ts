@@ -76,17 +76,32 @@ describe("apply_patch", () => {
     expect(await read("old.txt")).toBe("bye\n");
   });
 
-  it("rejects malformed patches, paths leaving the workspace and symlinks leading out", async () => {
+  it("rejects malformed patches; asks external_directory (like write) for paths that leave the workspace, also through symlinks", async () => {
     await expect(applyPatchTool.execute({ patchText: "*** Begin Patch\nnonsense\n*** End Patch" }, testContext(ws.dir))).rejects.toBeInstanceOf(PatchParseError);
     await expect(applyPatchTool.execute({ patchText: "" }, testContext(ws.dir))).rejects.toThrow("empty");
-    const escape = "*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch";
-    await expect(applyPatchTool.execute({ patchText: escape }, testContext(ws.dir))).rejects.toBeInstanceOf(PatchPathError);
+    const refuseOutside = (request: { permission: string }) => {
+      if (request.permission === "external_directory") throw new Error("denied: outside");
+    };
     const outside = await tempWorkspace();
     try {
+      const parentName = path.basename(outside.dir);
+      const escape = `*** Begin Patch\n*** Add File: ../${parentName}/escape.txt\n+x\n*** End Patch`;
+      const denied = testContext(ws.dir, { decide: refuseOutside });
+      await expect(applyPatchTool.execute({ patchText: escape }, denied)).rejects.toThrow("denied: outside");
+      expect(denied.asks[0]).toMatchObject({ permission: "external_directory", patterns: [`${outside.dir}/*`] });
       await symlink(outside.dir, path.join(ws.dir, "out"));
       const viaLink = "*** Begin Patch\n*** Add File: out/evil.txt\n+x\n*** End Patch";
-      await expect(applyPatchTool.execute({ patchText: viaLink }, testContext(ws.dir))).rejects.toBeInstanceOf(PatchPathError);
+      await expect(applyPatchTool.execute({ patchText: viaLink }, testContext(ws.dir, { decide: refuseOutside }))).rejects.toThrow("denied: outside");
       await expect(readFile(path.join(outside.dir, "evil.txt"))).rejects.toThrow();
+      // Approved, the outside file is written, and edit is asked with its real absolute path.
+      const allowed = testContext(ws.dir);
+      const result = await applyPatchTool.execute({ patchText: viaLink }, allowed);
+      expect(result.output).toContain(`A ${outside.dir}/evil.txt`);
+      expect(allowed.asks.map((a) => [a.permission, a.patterns])).toEqual([
+        ["external_directory", [`${outside.dir}/*`]],
+        ["edit", [`${outside.dir}/evil.txt`]],
+      ]);
+      expect(await readFile(path.join(outside.dir, "evil.txt"), "utf8")).toBe("x\n");
     } finally {
       await outside.cleanup();
     }

@@ -1,11 +1,12 @@
 import path from "node:path";
-import { commitPlan, parsePatch, planPatch, type FileChange, type ParsedPatch } from "@lathe/patch";
+import { commitPlan, generateDiff, parsePatch, PatchApplyError, planPatch, type FileChange } from "@lathe/patch";
 import { z } from "zod";
 import { afterWrite, type AfterWriteMetadata } from "../after-write.js";
 import { ToolInputError } from "../errors.js";
 import { recordCurrent, withFileLocks } from "../read-guard.js";
 import { defineTool, type Tool } from "../tool.js";
-import { isInside, realpathLoose, toPosix } from "../workspace-path.js";
+import { realpathLoose } from "../workspace-path.js";
+import { resolvePatch } from "./resolved-files.js";
 import description from "./apply-patch.txt?raw";
 
 const ApplyPatchParameters = z.object({
@@ -42,18 +43,22 @@ export function createApplyPatchTool(): Tool<typeof ApplyPatchParameters, ApplyP
     parameters: ApplyPatchParameters,
     async execute(args, ctx) {
       if (!args.patchText.trim()) throw new ToolInputError("apply_patch", "patchText is empty.");
-      const root = await realpathLoose(path.resolve(ctx.cwd));
-      const parsed = relativize(parsePatch(args.patchText), [root, path.resolve(ctx.cwd)]);
-      const planned = await planPatch(parsed, root);
+      const workspace = await realpathLoose(path.resolve(ctx.cwd));
+      // Every path resolves as every tool's does: through symlinks, asking for any outside the workspace.
+      const target = await resolvePatch(ctx, parsePatch(args.patchText), workspace);
+      const planned = await planPatch(target.patch, target.files).catch((error: unknown) => {
+        throw readable(error, target.display);
+      });
       if (planned.length === 0) throw new ToolInputError("apply_patch", "The patch changes no files.");
-      const files = planned.map(patchedFile);
+      const files = planned.map((change) => patchedFile(change, target.display));
       const diff = files.map((f) => f.diff).join("\n");
-      const touched = [...new Set(planned.flatMap((c) => (c.movePath ? [c.path, c.movePath] : [c.path])))];
-      await ctx.ask({ permission: "edit", patterns: touched, metadata: { diff, files: files.map(({ diff: _, ...f }) => f) } });
+      const names = [...new Set(planned.flatMap((c) => (c.movePath ? [c.path, c.movePath] : [c.path])))];
+      await ctx.ask({ permission: "edit", patterns: names.map(target.display), metadata: { diff, files: files.map(({ diff: _, ...f }) => f) } });
 
-      const absolute = (p: string) => path.join(root, p);
-      await withFileLocks(ctx, touched.map(absolute), async () => {
-        await commitPlan(planned, root);
+      const absolute = (name: string) => target.resolved.get(name)!.absolute;
+      await withFileLocks(ctx, names.map(absolute), async () => {
+        await target.recheck();
+        await commitPlan(planned, target.files);
         for (const change of planned) {
           const written = change.movePath ?? change.path;
           if (change.newContent !== null) await recordCurrent(ctx, absolute(written), change.newContent);
@@ -72,30 +77,28 @@ export function createApplyPatchTool(): Tool<typeof ApplyPatchParameters, ApplyP
         title: `${files.length} file${files.length === 1 ? "" : "s"}`,
         output: `Success. Updated the following files:\n${lines.join("\n")}`,
         metadata: { files, diff, additions, removals },
-      }, { root });
+      }, { root: workspace });
     },
   });
 }
 
-function patchedFile(change: FileChange): PatchedFile {
+// The diffs are made again with the names the model knows (the engine's name an outside file by a prefix).
+function patchedFile(change: FileChange, display: (name: string) => string): PatchedFile {
   const status = change.type === "added" ? "A" : change.type === "deleted" ? "D" : "M";
-  const file: PatchedFile = { status, path: change.movePath ?? change.path, diff: change.diff, additions: change.additions, removals: change.removals };
-  if (change.movePath) file.from = change.path;
+  const from = display(change.path);
+  const to = change.movePath ? display(change.movePath) : from;
+  const { diff, additions, removals } = generateDiff(change.oldContent, change.newContent, from, change.movePath ? { newPath: to } : {});
+  const file: PatchedFile = { status, path: to, diff, additions, removals };
+  if (change.movePath) file.from = from;
   return file;
 }
 
-// Models often write absolute paths; those inside the workspace are made relative (the patch engine
-// refuses any absolute path, and so any path outside the workspace).
-function relativize(patch: ParsedPatch, roots: string[]): ParsedPatch {
-  const fix = (p: string) => {
-    const root = path.isAbsolute(p) ? roots.find((r) => isInside(r, p)) : undefined;
-    return root ? toPosix(path.relative(root, p)) : p;
-  };
-  return {
-    hunks: patch.hunks.map((hunk) =>
-      hunk.type === "update" && hunk.movePath !== undefined ? { ...hunk, path: fix(hunk.path), movePath: fix(hunk.movePath) } : { ...hunk, path: fix(hunk.path) },
-    ),
-  };
+// The engine's errors name files by the engine's names; the model reads them by its own.
+function readable(error: unknown, display: (name: string) => string): unknown {
+  if (!(error instanceof PatchApplyError) || !error.path) return error;
+  const name = error.path;
+  error.message = error.message.split(name).join(display(name));
+  return error;
 }
 
 /** The `apply_patch` tool. */

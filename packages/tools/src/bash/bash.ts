@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { analyzeCommand, bashAsks } from "@lathe/permission";
 import { z } from "zod";
+import { childEnvironment, type CREDENTIAL_ENV_NAMES } from "../env-policy.js";
 import { FileNotFoundError, InvalidPathError, ToolInputError } from "../errors.js";
 import { defineTool, type Tool, type ToolContext } from "../tool.js";
 import { DEFAULT_TRUNCATION, type TruncationLimits } from "../truncate.js";
@@ -12,7 +13,7 @@ import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
 import { guardOrphans } from "./orphan-guard.js";
-import { bwrapCommand, probeBwrap, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
+import { bwrapCommand, probeBwrap, socketVanished, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
 export interface BashToolOptions {
@@ -28,8 +29,13 @@ export interface BashToolOptions {
   truncation?: Partial<TruncationLimits>;
   /** Run commands in a sandbox; see {@link BashSandbox}. Default: no sandbox. */
   sandbox?: BashSandbox;
-  /** Extra environment variables for every command. */
+  /**
+   * Extra environment variables for every command, on top of the host's environment without
+   * credentials (not added when the context's `shellEnv` gives the environment exactly).
+   */
   env?: Record<string, string>;
+  /** More variable names (wildcards, case-insensitive) kept from commands, beside {@link CREDENTIAL_ENV_NAMES}. */
+  withholdEnv?: string[];
 }
 
 const BashParameters = z.object({
@@ -83,6 +89,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 
   return defineTool({
     name: "bash",
+    boundsOutput: true,
     description,
     parameters: BashParameters,
     async execute(args, ctx) {
@@ -96,17 +103,19 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
       await askForCommand(ctx, args.command, args.description, workdir.absolute, workspace);
 
       const binary = sandboxBinary();
-      const command: SandboxedCommand = binary
-        ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute)
-        : { file: shell, args: ["-c", args.command], sandbox: "none" };
+      const build = (): SandboxedCommand =>
+        binary ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute) : { file: shell, args: ["-c", args.command], sandbox: "none" };
       const timeout = Math.min(args.timeout ?? defaultTimeout, maxTimeout);
-      return run(ctx, command, workdir.absolute, {
-        timeout,
-        graceMs: options.killGraceMs ?? 3000,
-        limits,
-        env: options.env,
-        description: args.description,
-      });
+      const opts = { timeout, graceMs: options.killGraceMs ?? 3000, limits, env: commandEnvironment(ctx, options), description: args.description };
+      let command = build();
+      let result = await run(ctx, command, workdir.absolute, opts);
+      // A host socket that vanished between the scan and bubblewrap's start fails the set-up before
+      // the command runs; it runs again with a fresh scan.
+      for (let retry = 0; retry < 2 && socketVanished(command, result.metadata); retry++) {
+        command = build();
+        result = await run(ctx, command, workdir.absolute, opts);
+      }
+      return result;
     },
   });
 }
@@ -119,17 +128,24 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
  */
 async function askForCommand(ctx: ToolContext, command: string, description: string | undefined, cwd: string, workspace: string) {
   const analysis = await analyzeCommand(command, { cwd, workspace });
-  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.path) })));
+  // A path that cannot be resolved (a symlink loop, too long) is judged as written.
+  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.path).catch(() => use.path) })));
   for (const spec of bashAsks({ ...analysis, paths })) {
     await ctx.ask({ ...spec, metadata: { command, description } });
   }
+}
+
+/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials. */
+function commandEnvironment(ctx: ToolContext, options: BashToolOptions): Record<string, string> {
+  if (ctx.shellEnv) return childEnvironment({ exact: ctx.shellEnv });
+  return { ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env };
 }
 
 async function run(
   ctx: ToolContext,
   command: SandboxedCommand,
   cwd: string,
-  opts: { timeout: number; graceMs: number; limits: TruncationLimits; env?: Record<string, string>; description?: string },
+  opts: { timeout: number; graceMs: number; limits: TruncationLimits; env: Record<string, string>; description?: string },
 ) {
   const spool = new OutputSpool(ctx, opts.limits);
   const child = spawn(command.file, command.args, {
@@ -137,7 +153,7 @@ async function run(
     // Its own process group, so that stopping it reaches every process it started.
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...opts.env },
+    env: opts.env,
   });
   const pgid = child.pid;
   // If this process is killed mid-command, the command's group dies with it: no orphaned tool processes.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { afterWrite } from "../after-write.js";
+import { acceptArgumentAliases } from "../argument-aliases.js";
 import { FileNotFoundError, ToolInputError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { similarNames } from "../similar-names.js";
@@ -8,12 +9,12 @@ import { resolveToolPath } from "../workspace-path.js";
 import { applyEdits, type AppliedEdit } from "./apply-edits.js";
 import description from "./edit.txt?raw";
 
-const EditParameters = z.object({
+const EditParameters = acceptArgumentAliases(z.object({
   path: z.string().describe("The file to change, absolute or relative to the working directory"),
   oldString: z.string().describe("The exact text to replace (empty to create a new file)"),
   newString: z.string().describe("The text to put in its place (must differ from oldString)"),
   replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString (default false)"),
-});
+}));
 
 /** Metadata of an `edit` result. */
 export interface EditMetadata extends FileWriteMetadata {

@@ -37,6 +37,7 @@ export function createGlobTool(options: GlobToolOptions = {}): Tool<typeof GlobP
     description,
     parameters: GlobParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       if (!args.pattern.trim()) throw new ToolInputError("glob", "The pattern is empty.");
       // An absolute pattern (`/repo/src/**/*.ts`) searches from its fixed leading folders.

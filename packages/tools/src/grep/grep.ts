@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ToolInputError } from "../errors.js";
 import { searchLines, type LineMatch } from "../search/file-search.js";
+import { readFilter, withheldNote } from "../search/read-filter.js";
 import { locateRipgrep, RipgrepError, type RipgrepOption } from "../search/ripgrep.js";
 import { resolveSearchRoot, sortNewestFirst } from "../search/search-root.js";
 import { defineTool, type Tool } from "../tool.js";
@@ -31,6 +32,8 @@ export interface GrepMetadata extends Record<string, unknown> {
   /** Files with at least one match. */
   files: number;
   truncated: boolean;
+  /** Files in the search's scope left out because reading them is denied or needs approval (absent: none). */
+  withheld?: number;
 }
 
 /** Creates the `grep` tool. */
@@ -43,11 +46,15 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
     description,
     parameters: GrepParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       if (!args.pattern) throw new ToolInputError("grep", "The pattern is empty.");
       const root = await resolveSearchRoot(ctx, args.path);
       const base = root.isDirectory ? root.absolute : path.dirname(root.absolute);
       rg ??= locateRipgrep(options.ripgrep);
+      const backend = { rg, signal: ctx.abort };
+      // Lines of a file the model may not read without asking are never shown (read rules, per file).
+      const filter = readFilter(ctx, root, { include: args.include, backend });
       // Per file, no more lines than the limit are kept: no file can show more, so memory stays bounded.
       const byFile = new Map<string, LineMatch[]>();
       let total = 0;
@@ -55,19 +62,26 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         await searchLines(
           base,
           { pattern: args.pattern, include: args.include, file: root.isDirectory ? undefined : path.basename(root.absolute) },
-          { rg, signal: ctx.abort },
+          backend,
           (match) => {
+            if (filter && !filter.allows(match.file)) return;
             total++;
             const list = byFile.get(match.file) ?? [];
             if (list.length < limit) list.push(match);
             byFile.set(match.file, list);
           },
+          filter?.beforeRead,
         );
       } catch (error) {
         if (error instanceof RipgrepError) throw new ToolInputError("grep", `Invalid search ${JSON.stringify(args.pattern)}: ${error.stderr.trim()}`);
         throw error;
       }
-      if (total === 0) return { title: args.pattern, output: "No matches found.", metadata: { matches: 0, files: 0, truncated: false } };
+      const withheld = (await filter?.withheld()) ?? 0;
+      const note = withheldNote(withheld);
+      const counted = withheld ? { withheld } : {};
+      if (total === 0) {
+        return { title: args.pattern, output: note ? `No matches found.\n\n${note}` : "No matches found.", metadata: { matches: 0, files: 0, truncated: false, ...counted } };
+      }
 
       const sections: string[] = [];
       let shown = 0;
@@ -83,11 +97,11 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<typeof GrepP
         ? `Found ${total} matches in ${byFile.size} files (showing the first ${shown}; narrow the pattern, path or include to see others)`
         : `Found ${total} match${total === 1 ? "" : "es"} in ${byFile.size} file${byFile.size === 1 ? "" : "s"}`;
       // 100 lines of up to 2,000 characters can still exceed the output limit.
-      const out = await truncateOutput(`${header}\n\n${sections.join("\n\n")}`, ctx);
+      const out = await truncateOutput(`${header}\n\n${sections.join("\n\n")}${note ? `\n\n${note}` : ""}`, ctx);
       return {
         title: args.pattern,
         output: out.output,
-        metadata: { matches: total, files: byFile.size, truncated: truncated || out.truncated },
+        metadata: { matches: total, files: byFile.size, truncated: truncated || out.truncated, ...counted },
       };
     },
   });

@@ -49,6 +49,7 @@ export function createListTool(options: ListToolOptions = {}): Tool<typeof ListP
     description,
     parameters: ListParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const target = await resolveToolPath(ctx, args.path ?? ".", { directory: true });
       const info = await stat(target.absolute).catch(() => undefined);

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { afterWrite } from "../after-write.js";
+import { acceptArgumentAliases } from "../argument-aliases.js";
 import { applyEdits, type AppliedEdit } from "../edit/apply-edits.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { defineTool, type Tool } from "../tool.js";
 import { resolveToolPath } from "../workspace-path.js";
 import description from "./multiedit.txt?raw";
 
-const MultiEditParameters = z.object({
+const MultiEditParameters = acceptArgumentAliases(z.object({
   path: z.string().describe("The file to change, absolute or relative to the working directory"),
   edits: z
     .array(
@@ -18,7 +19,7 @@ const MultiEditParameters = z.object({
     )
     .min(1)
     .describe("The replacements, applied in order"),
-});
+}));
 
 /** Metadata of a `multiedit` result. */
 export interface MultiEditMetadata extends FileWriteMetadata {

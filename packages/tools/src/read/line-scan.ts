@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 
 /** What {@link scanLines} saw of the whole file. */
@@ -12,15 +13,15 @@ export interface LineScan {
 
 /**
  * Streams a text file line by line (without the line ending) and hashes its bytes, so a file of any
- * size is read in constant memory. `onLine` gets 1-based line numbers.
+ * size is read in constant memory. Given an open file, reads it and closes it. `onLine` gets 1-based line numbers.
  */
-export async function scanLines(absolute: string, onLine: (line: string, number: number) => void, signal?: AbortSignal): Promise<LineScan> {
+export async function scanLines(source: string | FileHandle, onLine: (line: string, number: number) => void, signal?: AbortSignal): Promise<LineScan> {
   const hash = createHash("sha256");
   const decoder = new StringDecoder("utf8");
   let pending = "";
   let count = 0;
   const emit = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line, ++count);
-  for await (const chunk of createReadStream(absolute, { highWaterMark: 1 << 16, signal })) {
+  for await (const chunk of (typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 16, signal }) : source.createReadStream({ highWaterMark: 1 << 16, signal }))) {
     hash.update(chunk as Buffer);
     pending += decoder.write(chunk as Buffer);
     let start = 0;

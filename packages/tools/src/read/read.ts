@@ -1,12 +1,14 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { acceptArgumentAliases } from "../argument-aliases.js";
 import { isBinaryFile, viewableMime } from "../binary-file.js";
 import { BinaryFileError, FileNotFoundError, InvalidPathError, ToolInputError } from "../errors.js";
 import { recordFile } from "../read-guard.js";
 import { similarNames } from "../similar-names.js";
 import { defineTool, type Tool, type ToolContext, type ToolResult } from "../tool.js";
 import { permissionPath, resolveToolPath, type ResolvedPath } from "../workspace-path.js";
+import { openResolved } from "../path-resolution.js";
 import { scanLines } from "./line-scan.js";
 import description from "./read.txt?raw";
 
@@ -22,11 +24,11 @@ export interface ReadToolOptions {
   maxAttachmentBytes?: number;
 }
 
-const ReadParameters = z.object({
+const ReadParameters = acceptArgumentAliases(z.object({
   path: z.string().describe("The file or directory to read, absolute or relative to the working directory"),
   offset: z.number().int().min(1).optional().describe("The 1-based line number to start reading from (default 1)"),
   limit: z.number().int().min(1).optional().describe("The number of lines to read (default 2000)"),
-});
+}));
 
 /** Metadata of a `read` result. */
 export interface ReadMetadata extends Record<string, unknown> {
@@ -53,6 +55,7 @@ export function createReadTool(options: ReadToolOptions = {}): Tool<typeof ReadP
     description,
     parameters: ReadParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const target = await resolveToolPath(ctx, args.path);
       // Asked before anything is looked at, so a denied path does not even reveal whether it exists.
@@ -98,8 +101,9 @@ async function readText(
   let bytes = 0;
   let lastShown = offset - 1;
   let cutByBytes = false;
+  // Opened without following a symlink swapped in since the path was checked.
   const scan = await scanLines(
-    target.absolute,
+    await openResolved(target.absolute),
     (line, number) => {
       if (number < offset || number >= offset + limit || cutByBytes) return;
       const text = line.length > limits.maxLineLength ? `${line.slice(0, limits.maxLineLength)}… (line cut at ${limits.maxLineLength} characters)` : line;

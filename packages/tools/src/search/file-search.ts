@@ -47,6 +47,8 @@ export async function searchLines(
   query: { pattern: string; include?: string; file?: string },
   backend: SearchBackend,
   onMatch: (match: LineMatch) => void,
+  /** Pure-Node search only: called for each file before it is read; false skips it. */
+  shouldRead?: (relative: string) => boolean,
 ): Promise<void> {
   // As in listFiles, `include` is matched here: ripgrep's --glob would override .gitignore.
   const include = query.include && !query.file ? compileGlob(query.include) : () => true;
@@ -85,9 +87,9 @@ export async function searchLines(
     }
   }
   const regex = compileSearchRegex(query.pattern);
-  if (query.file) return void searchFile(path.join(root, query.file), query.file, regex, onMatch);
+  if (query.file) return void ((shouldRead?.(query.file) ?? true) && searchFile(path.join(root, query.file), query.file, regex, onMatch));
   for await (const file of walkFiles(root, { signal: backend.signal })) {
-    if (include(file.relative)) searchFile(file.absolute, file.relative, regex, onMatch);
+    if (include(file.relative) && (shouldRead?.(file.relative) ?? true)) searchFile(file.absolute, file.relative, regex, onMatch);
   }
 }
 

@@ -7,7 +7,10 @@ import { realpathLoose, resolveToolPath, toPosix, type ResolvedPath } from "../w
 /** A search's starting point, checked against the workspace boundary. */
 export interface SearchRoot extends ResolvedPath {
   isDirectory: boolean;
-  /** Turns a path relative to the search root into the path shown to the model. */
+  /**
+   * Turns a path relative to the search base (the root, or a file root's folder) into the path shown
+   * to the model, which is also the path its `read` permission is asked with.
+   */
   display(relative: string): string;
 }
 
@@ -22,13 +25,14 @@ export async function resolveSearchRoot(ctx: ToolContext, input: string | undefi
   if (!info.isDirectory() && !info.isFile()) throw new InvalidPathError(input ?? ".", "not a file or directory");
   const workspace = await realpathLoose(path.resolve(ctx.cwd));
   const base = info.isDirectory() ? resolved.absolute : path.dirname(resolved.absolute);
+  // Found files are normalised paths below `base`, so each is shown as a fixed prefix and its own
+  // path: no path arithmetic per file (a search may report tens of thousands).
+  const prefix = resolved.external ? toPosix(base) : toPosix(path.relative(workspace, base));
+  const join = prefix === "" ? (relative: string) => relative : prefix.endsWith("/") ? (relative: string) => prefix + relative : (relative: string) => `${prefix}/${relative}`;
   return {
     ...resolved,
     isDirectory: info.isDirectory(),
-    display: (relative) => {
-      const absolute = path.join(base, relative);
-      return resolved.external ? toPosix(absolute) : toPosix(path.relative(workspace, absolute));
-    },
+    display: (relative) => (relative === "" || relative === "." ? prefix || "." : join(relative)),
   };
 }
 

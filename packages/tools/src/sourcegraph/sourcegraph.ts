@@ -64,6 +64,7 @@ export function createSourcegraphTool(options: SourcegraphToolOptions = {}): Too
     description,
     parameters: SourcegraphParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const count = args.count ?? 10;
       const seconds = Math.min(args.timeout ?? 30, options.maxTimeoutSeconds ?? 120);

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { WebFetchError } from "../errors.js";
 import { defineTool, type Tool } from "../tool.js";
 import { DEFAULT_TRUNCATION, truncateOutput, type TruncationLimits } from "../truncate.js";
+import { guardedFetch, type WebFetchFunction } from "./guarded-fetch.js";
 import { htmlToMarkdown, htmlToText } from "./html-text.js";
+import { AddressPolicy, normalizeUrl, type AllowedAddresses } from "./url-policy.js";
 import description from "./webfetch.txt?raw";
 
 /** Options of the `webfetch` tool. */
@@ -17,8 +19,18 @@ export interface WebFetchToolOptions {
   maxRedirects?: number;
   /** Output limits (default 2,000 lines / 50 KB). */
   truncation?: Partial<TruncationLimits>;
-  /** The `fetch` to use (default: the global one), e.g. with a proxy agent. */
+  /**
+   * The `fetch` to use, e.g. with a proxy agent. Default: webfetch's own, which checks the address
+   * it connects to. A `fetch` of the host's gets each hop's address checked before the request,
+   * but not at connect time (a name that changes its answer in between is not caught).
+   */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Non-public addresses webfetch may reach (checked after DNS resolution, on every redirect hop):
+   * `true` any, a list of addresses and CIDR ranges (`["127.0.0.1", "10.0.0.0/8"]`), or `false`
+   * (default): loopback, private, link-local, cloud metadata and other non-public addresses are refused.
+   */
+  allowPrivateAddresses?: AllowedAddresses;
   /** The User-Agent header. */
   userAgent?: string;
 }
@@ -48,22 +60,25 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<type
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const maxRedirects = options.maxRedirects ?? 10;
   const limits = { ...DEFAULT_TRUNCATION, ...options.truncation };
+  const addresses = new AddressPolicy(options.allowPrivateAddresses ?? false);
+  const doFetch = (options.fetch as WebFetchFunction | undefined) ?? guardedFetch(addresses);
   return defineTool({
     name: "webfetch",
     description,
     parameters: WebFetchParameters,
     readOnly: true,
+    boundsOutput: true,
     async execute(args, ctx) {
       const format = args.format ?? "markdown";
       const seconds = Math.min(args.timeout ?? options.defaultTimeoutSeconds ?? 30, options.maxTimeoutSeconds ?? 120);
       const signal = AbortSignal.any([ctx.abort, AbortSignal.timeout(seconds * 1000)]);
-      const doFetch = options.fetch ?? globalThis.fetch;
-
       let url = parseHttpUrl(args.url);
       let response: Response;
       for (let redirects = 0; ; redirects++) {
-        // Every address, the first and each redirect target, is asked for on its own.
+        // Every address, the first and each redirect target, is asked for on its own, in its one
+        // normal spelling; then where it leads is checked before anything is sent.
         await ctx.ask({ permission: "webfetch", patterns: [url.href], metadata: { url: url.href, format, timeout: seconds } });
+        await addresses.check(url);
         response = await doFetch(url, {
           redirect: "manual",
           signal,
@@ -127,7 +142,7 @@ function parseHttpUrl(text: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new WebFetchError(text, `Only http:// and https:// URLs can be fetched, not ${url.protocol}`);
   }
-  return url;
+  return normalizeUrl(url);
 }
 
 function tooLarge(url: string, maxBytes: number): WebFetchError {

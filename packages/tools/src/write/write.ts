@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { afterWrite } from "../after-write.js";
+import { acceptArgumentAliases } from "../argument-aliases.js";
 import { InvalidPathError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { defineTool, type Tool } from "../tool.js";
 import { resolveToolPath } from "../workspace-path.js";
 import description from "./write.txt?raw";
 
-const WriteParameters = z.object({
+const WriteParameters = acceptArgumentAliases(z.object({
   path: z.string().describe("The file to write, absolute or relative to the working directory"),
   content: z.string().describe("The complete content of the file"),
-});
+}));
 
 /** Creates the `write` tool. */
 export function createWriteTool(): Tool<typeof WriteParameters, FileWriteMetadata> {

@@ -1,0 +1,78 @@
+import type { AgentEvent } from "../events.js";
+import type { Run, RunResult } from "../loop/run.js";
+import { UIChunkTranslator, type LatheUIMessageChunk } from "./ui-chunks.js";
+import { messageMetadata, uiFinishReason } from "./ui-parts.js";
+
+/**
+ * A run as the AI SDK's UI message stream — what `useChat` reads and `readUIMessageStream`
+ * assembles into a `UIMessage`. The answer streams as one message with the id of the stored
+ * assistant message: `start`, then per step `start-step`, text and reasoning (`*-start`, `*-delta`,
+ * `*-end`), tool calls (`tool-input-start`/`-delta`/`-available`, then `tool-output-available`,
+ * `tool-output-error` or — when the user rejected it — `tool-output-denied`), `finish-step`; and
+ * `finish` with the message's metadata (finish, model, usage, cost) once the run is over.
+ *
+ * A call waiting for approval sends `tool-approval-request` (its `approvalId` is the permission
+ * request's id); the answer, from any client, follows as `tool-approval-response` — answer with
+ * {@link replyToUIApprovals}. Lathe's own facts come as data parts: `data-patch` (kept in the
+ * message) and transient `data-permission` (the request, with an edit's diff), `data-retry`,
+ * `data-file-edited`, `data-todos`, `data-status`, `data-compaction`. A retried request's output
+ * taken back is a `reset-step` followed by the step's remaining parts. A failed answer ends with an
+ * `error` chunk, an aborted one with `abort`. Subagent sessions are left out, but for their approval
+ * requests, which come as transient `data-permission` parts.
+ *
+ * The stream ends when the run does. Cancelling it (a client that leaves) stops reading, not the
+ * run: call `run.abort()` to stop the run.
+ *
+ * @example
+ * ```ts
+ * import { readUIMessageStream } from "ai";
+ * import { createAgent, toUIMessageStream } from "@lathe/core";
+ * declare const agent: ReturnType<typeof createAgent>;
+ * const run = agent.prompt("ses_1", "Fix the failing test");
+ * for await (const message of readUIMessageStream({ stream: toUIMessageStream(run) })) {
+ *   console.log(message.parts.length);
+ * }
+ * ```
+ */
+export function toUIMessageStream(run: Run): ReadableStream<LatheUIMessageChunk> {
+  const translator = new UIChunkTranslator(run.sessionID);
+  const events = run[Symbol.asyncIterator]();
+  return new ReadableStream<LatheUIMessageChunk>(
+    {
+      async pull(controller) {
+        // Read events until one gives the client something, so each pull makes progress.
+        for (;;) {
+          let next: IteratorResult<AgentEvent>;
+          try {
+            next = await events.next();
+          } catch (error) {
+            for (const chunk of translator.finish(undefined, errorMessage(error))) controller.enqueue(chunk);
+            controller.enqueue({ type: "finish" });
+            controller.close();
+            return;
+          }
+          if (next.done) {
+            const result: RunResult = await run;
+            for (const chunk of translator.finish(result.info)) controller.enqueue(chunk);
+            const finishReason = uiFinishReason(result.info.finish);
+            controller.enqueue({ type: "finish", ...(finishReason ? { finishReason } : {}), messageMetadata: messageMetadata(result.info) });
+            controller.close();
+            return;
+          }
+          const chunks = translator.translate(next.value);
+          if (chunks.length === 0) continue;
+          for (const chunk of chunks) controller.enqueue(chunk);
+          return;
+        }
+      },
+      async cancel() {
+        await events.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { MessageWithParts } from "./message-with-parts.js";
+import type { Part, ToolPart } from "./part.js";
+import { assistantMsg, toolCall, userMsg } from "./test-helpers.js";
+import { ModelMessageCache, toModelMessages } from "./to-model-messages.js";
+
+const model = { providerID: "p", modelID: "m" };
+
+/** An assistant message of `steps` steps, each some text and one tool call. */
+function steps(count: number): MessageWithParts {
+  const parts: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < count; i++) parts.push({ type: "step-start" }, { type: "text", text: `step ${i}` }, toolCall(`call_${i}`, 10 + i));
+  return assistantMsg("msg_a", "msg_u", parts);
+}
+
+describe("ModelMessageCache", () => {
+  it("gives what toModelMessages gives, and reuses the messages of steps it has seen", () => {
+    const cache = new ModelMessageCache();
+    const history = [userMsg("msg_u", "go"), steps(3)];
+    const first = toModelMessages(history, { model, cache });
+    expect(first).toEqual(toModelMessages(history, { model }));
+    const grown = [history[0]!, { info: history[1]!.info, parts: [...history[1]!.parts, ...steps(4).parts.slice(9)] }];
+    const second = toModelMessages(grown, { model, cache });
+    expect(second).toEqual(toModelMessages(grown, { model }));
+    // The three steps seen before are the same objects; only the new one was converted.
+    for (let i = 1; i < first.length; i++) expect(second[i]).toBe(first[i]);
+  });
+
+  it("converts a step again when one of its parts is reported changed (text, tool state, ignored)", () => {
+    const cache = new ModelMessageCache();
+    const history = [steps(2)];
+    toModelMessages(history, { model, cache });
+    const parts = history[0]!.parts;
+    const text = parts[1] as Part & { text: string };
+    text.text = "rewritten";
+    const tool = parts[2] as ToolPart;
+    tool.state = { ...tool.state, status: "error", error: "boom" } as ToolPart["state"];
+    cache.changed(text);
+    cache.changed(tool);
+    expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
+    (parts[4] as Part & { ignored?: boolean }).ignored = true;
+    cache.changed(parts[4]!);
+    expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
+    // Parts taken out: after clear() the history is converted anew.
+    parts.splice(3, 3);
+    cache.clear();
+    expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
+  });
+
+  it("matches toModelMessages for any growth and reported edits of a history", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.nat(5), fc.boolean()), { minLength: 1, maxLength: 6 }), (rounds) => {
+        const cache = new ModelMessageCache();
+        const message = steps(0);
+        for (const [added, edit, otherModel] of rounds) {
+          const start = message.parts.length / 3;
+          message.parts.push(...steps(start + added).parts.slice(start * 3));
+          const target = message.parts[edit % message.parts.length] as Part & { text?: string };
+          if (target.type === "text") target.text = `${target.text}!`;
+          cache.changed(target);
+          const options = { model: otherModel ? { providerID: "x", modelID: "y" } : model };
+          expect(toModelMessages([message], { ...options, cache })).toEqual(toModelMessages([message], options));
+        }
+      }),
+    );
+  });
+});
