@@ -125,6 +125,21 @@ describe("agent.resume() of a turn whose process died", () => {
     expect(info).toMatchObject({ role: "assistant", parentID: userID, finish: "stop" });
     expect((await storage.listMessages(session.id)).map((m) => m.info.role)).toEqual(["user", "assistant"]);
   });
+
+  it("answers a stored prompt under the permission mode it was stored with", async () => {
+    const storage = new MemoryStorage();
+    const agent = createAgent({ model: mockModel([{ text: "A plan." }]), storage });
+    const session = await agent.sessions.create();
+    const userID = createId("message");
+    await storage.write({
+      messages: [{ id: userID, sessionID: session.id, role: "user", time: { created: Date.now() }, agent: "build", mode: "plan" }],
+      parts: [{ id: createId("part"), sessionID: session.id, messageID: userID, type: "text", text: "plan it" }],
+    });
+    const modes: string[] = [];
+    agent.on("session.mode", (event) => modes.push(event.mode));
+    await agent.resume(session.id);
+    expect(modes).toEqual(["plan"]);
+  });
 });
 
 describe("prompt({ messageID })", () => {
