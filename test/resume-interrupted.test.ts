@@ -32,6 +32,16 @@ const hangTool = defineTool({
 const texts = (parts: Part[]) => parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
 const stepTokens = (parts: Part[]) => parts.reduce((sum, p) => sum + (p.type === "step-finish" ? p.tokens.input + p.tokens.output : 0), 0);
 
+/** Stores a user message with no answer begun: what a process that died right after storing a prompt leaves. */
+async function storePrompt(storage: Storage, sessionID: string, text: string, mode?: "plan"): Promise<string> {
+  const id = createId("message");
+  await storage.write({
+    messages: [{ id, sessionID, role: "user", time: { created: Date.now() }, agent: "build", ...(mode ? { mode } : {}) }],
+    parts: [{ id: createId("part"), sessionID, messageID: id, type: "text", text }],
+  });
+  return id;
+}
+
 describe("agent.resume() of a turn whose process died", () => {
   it("gives the running tool call an interrupted result and lets the model go on; the finished step is not repeated", async () => {
     const storage = new MemoryStorage();
@@ -116,11 +126,7 @@ describe("agent.resume() of a turn whose process died", () => {
     const model = mockModel([{ text: "Hello back." }]);
     const agent = createAgent({ model, storage });
     const session = await agent.sessions.create();
-    const userID = createId("message");
-    await storage.write({
-      messages: [{ id: userID, sessionID: session.id, role: "user", time: { created: Date.now() }, agent: "build" }],
-      parts: [{ id: createId("part"), sessionID: session.id, messageID: userID, type: "text", text: "hello" }],
-    });
+    const userID = await storePrompt(storage, session.id, "hello");
     const { info } = await agent.resume(session.id);
     expect(info).toMatchObject({ role: "assistant", parentID: userID, finish: "stop" });
     expect((await storage.listMessages(session.id)).map((m) => m.info.role)).toEqual(["user", "assistant"]);
@@ -130,11 +136,7 @@ describe("agent.resume() of a turn whose process died", () => {
     const storage = new MemoryStorage();
     const agent = createAgent({ model: mockModel([{ text: "A plan." }]), storage });
     const session = await agent.sessions.create();
-    const userID = createId("message");
-    await storage.write({
-      messages: [{ id: userID, sessionID: session.id, role: "user", time: { created: Date.now() }, agent: "build", mode: "plan" }],
-      parts: [{ id: createId("part"), sessionID: session.id, messageID: userID, type: "text", text: "plan it" }],
-    });
+    await storePrompt(storage, session.id, "plan it", "plan");
     const modes: string[] = [];
     agent.on("session.mode", (event) => modes.push(event.mode));
     await agent.resume(session.id);
