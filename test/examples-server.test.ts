@@ -8,53 +8,14 @@ import { PostgresStorage, startTestPostgres } from "@lathe/storage-postgres";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startServer } from "../examples/server/src/server.ts";
 import { storageFromEnv } from "../examples/server/src/storage-from-env.ts";
+import { events, until, type Sse } from "./sse.ts";
 
 // examples/server over real HTTP, offline: the model is a scripted mock injected into the agent the
 // app serves.
 
-interface Sse {
-  event: string;
-  data: any;
-}
-
-/** Reads a server-sent-events response event by event. */
-async function* events(response: Response): AsyncGenerator<Sse> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  try {
-    yield* parse();
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  async function* parse(): AsyncGenerator<Sse> {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1] ?? "message";
-        const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-        yield { event, data: data ? JSON.parse(data) : undefined };
-      }
-    }
-  }
-}
-
 /** A response's JSON body, loosely typed for assertions. */
 async function read(response: Response | Promise<Response>): Promise<any> {
   return (await response).json();
-}
-
-/** Reads events up to and including the first that matches; the stream stays open for more. */
-async function until(stream: AsyncGenerator<Sse>, match: (event: Sse) => boolean): Promise<Sse> {
-  for (;;) {
-    const { value, done } = await stream.next();
-    if (done) throw new Error("the stream ended first");
-    if (match(value)) return value;
-  }
 }
 
 /** Reads the rest of a stream. */

@@ -14,6 +14,8 @@ import {
   type Agent,
   type AgentEvent,
 } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
+import { streamQueuedEvents, streamQueuedPrompt } from "./queue-routes.ts";
 
 const CreateSession = z.object({ title: z.string().optional(), metadata: z.record(z.string(), z.unknown()).optional() });
 const Prompt = z.object({ text: z.string().min(1), agent: z.string().optional(), system: z.string().optional() });
@@ -26,6 +28,12 @@ const ListQuery = z.object({ limit: z.coerce.number().int().positive().max(500).
 export interface AppOptions {
   /** The agent whose sessions the service exposes. */
   agent: Agent;
+  /**
+   * Worker mode: prompts are enqueued for worker processes instead of run here, and event streams
+   * read the session's event log (give the agent `handOffReply: queue.handOffReply`, so answered
+   * approvals resume on a worker).
+   */
+  queue?: TurnQueue;
   /** A folder of static files served at `/` after the API routes (a built browser app, as examples/web's). */
   staticRoot?: string;
 }
@@ -34,7 +42,7 @@ export interface AppOptions {
 const sse = (event: AgentEvent) => ({ event: event.type, data: JSON.stringify(event) });
 
 /** Builds the service. Every error becomes a JSON `{ error: { name, message } }` with a fitting status. */
-export function createApp({ agent, staticRoot }: AppOptions): Hono {
+export function createApp({ agent, staticRoot, queue }: AppOptions): Hono {
   const app = new Hono();
 
   const session = async (c: Context) => {
@@ -83,6 +91,7 @@ export function createApp({ agent, staticRoot }: AppOptions): Hono {
   app.post("/sessions/:id/prompt", async (c) => {
     const { id } = await session(c);
     const input = await readBody(c, Prompt);
+    if (queue) return streamQueuedPrompt(c, queue, agent, id, input);
     const run = agent.prompt(id, input.text, { agent: input.agent, system: input.system });
     return streamSSE(c, async (stream) => {
       for await (const event of run) {
@@ -102,6 +111,7 @@ export function createApp({ agent, staticRoot }: AppOptions): Hono {
   // Every event of one session as it happens, whoever started the run — until the client leaves.
   app.get("/sessions/:id/events", async (c) => {
     const { id } = await session(c);
+    if (queue) return streamQueuedEvents(c, queue, id);
     return streamSSE(c, async (stream) => {
       const queue: AgentEvent[] = [];
       let wake: (() => void) | undefined;
@@ -138,6 +148,10 @@ export function createApp({ agent, staticRoot }: AppOptions): Hono {
 
   app.post("/sessions/:id/abort", async (c) => {
     const { id } = await session(c);
+    if (queue) {
+      await queue.abort(id, "aborted by an HTTP request");
+      return c.json({ aborted: true });
+    }
     return c.json({ aborted: agent.abort(id, "aborted by an HTTP request") });
   });
 

@@ -1,13 +1,18 @@
 // Serves a Lathe agent over HTTP.
 //
-//   node examples/server/src/main.ts        (PORT, LATHE_WORKSPACE, DATABASE_URL, LATHE_DB)
+//   node examples/server/src/main.ts        (PORT, LATHE_WORKSPACE, DATABASE_URL, LATHE_DB, LATHE_ROLE)
 //
 // Storage: PostgreSQL when DATABASE_URL is set, else SQLite in LATHE_DB (default ~/.lathe/server.db).
 // Model: as the CLI example picks it (ANTHROPIC_API_KEY, OPENAI_API_KEY, LATHE_BASE_URL), else the
 // CLI's offline demo model in a temporary project. Approvals wait for POST /permissions/:id.
+//
+// Worker mode (needs DATABASE_URL): LATHE_ROLE=http serves the API and enqueues prompts on a
+// @lathe/queue; LATHE_ROLE=worker runs them (LATHE_CONCURRENCY turns at once, default 4). Run N of
+// each over one PostgreSQL: same API, same SSE stream, any HTTP process for any session.
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent } from "@lathe/core";
+import { createAgent, type AgentOptions } from "@lathe/core";
+import { createQueue } from "@lathe/queue";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
 import { startServer, stopOnSignals } from "./server.ts";
@@ -17,15 +22,30 @@ process.removeAllListeners("warning"); // node:sqlite's "experimental" notice, o
 
 const chosen = modelFromEnv();
 const cwd = process.env.LATHE_WORKSPACE ?? (chosen ? process.cwd() : createDemoWorkspace());
-const { storage, kind } = storageFromEnv(process.env, { sqlitePath: process.env.LATHE_DB ?? join(homedir(), ".lathe", "server.db") });
-const agent = createAgent({
+const role = process.env.LATHE_ROLE ?? "single";
+if (role !== "single" && !process.env.DATABASE_URL) throw new Error(`LATHE_ROLE=${role} needs DATABASE_URL (PostgreSQL).`);
+const queue = role === "single" ? undefined : createQueue({ connectionString: process.env.DATABASE_URL! });
+const agentOptions = {
   model: chosen?.model ?? demoModel({ delayMs: 10 }),
   cwd,
-  storage,
   // No `approve` callback: requests wait until a client answers POST /permissions/:requestID.
   agents: { build: { permission: { edit: "ask", bash: "ask" } } },
-});
-const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787) });
-console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}`);
+} satisfies Partial<AgentOptions>;
 
-stopOnSignals(server, agent, storage);
+if (role === "worker") {
+  // Short leases: a killed worker's sessions free soon after its heartbeat lapses.
+  const worker = await queue!.work(({ storage, handOffReply }) => createAgent({ ...agentOptions, storage, handOffReply, leaseTtlMs: 5_000 }), {
+    concurrency: Number(process.env.LATHE_CONCURRENCY ?? 4),
+  });
+  console.log(`Lathe worker ${worker.id} — model ${chosen?.label ?? "offline demo"}, workspace ${cwd}`);
+  await worker.stopped; // SIGTERM: finishes or hands back its turns
+  await queue!.close();
+  process.exit(0);
+}
+
+const { storage, kind } = storageFromEnv(process.env, { sqlitePath: process.env.LATHE_DB ?? join(homedir(), ".lathe", "server.db") });
+const agent = createAgent({ ...agentOptions, storage, ...(queue ? { handOffReply: queue.handOffReply } : {}) });
+const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787), ...(queue ? { queue } : {}) });
+console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}${queue ? ", prompts run by workers" : ""}`);
+
+stopOnSignals(server, agent, storage, queue);

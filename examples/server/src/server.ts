@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Agent } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
 import type { Storage } from "@lathe/storage";
 import { createApp, type AppOptions } from "./app.ts";
 
@@ -17,6 +18,8 @@ export interface RunningServer {
 export interface StartServerOptions {
   /** The agent to serve: build it with the model and storage you want (a `mockModel` in tests). */
   agent: Agent;
+  /** Worker mode: prompts go to this queue's workers (see `createApp`). */
+  queue?: TurnQueue;
   /** Default 8787; 0 picks a free port. */
   port?: number;
   /** Default all interfaces. */
@@ -27,7 +30,11 @@ export interface StartServerOptions {
 
 /** Serves `createApp({ agent })` over Node's HTTP server. */
 export function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const app = createApp({ agent: options.agent, ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}) });
+  const app = createApp({
+    agent: options.agent,
+    ...(options.staticRoot ? { staticRoot: options.staticRoot } : {}),
+    ...(options.queue ? { queue: options.queue } : {}),
+  });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: options.port ?? 8787, hostname: options.hostname }, () => {
       const { port } = server.address() as AddressInfo;
@@ -46,11 +53,12 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   });
 }
 
-/** On Ctrl+C or SIGTERM: stop serving, close the agent and its storage, exit. */
-export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage): void {
+/** On Ctrl+C or SIGTERM: stop serving, close the agent, the queue (in worker mode) and the storage, exit. */
+export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage, queue?: TurnQueue): void {
   const stop = async () => {
     await server.close();
     await agent.close();
+    await queue?.close();
     await storage.close();
     process.exit(0);
   };

@@ -96,6 +96,9 @@ export class Agent {
       throw new InvalidInputError("The prompt is empty.");
     }
     if (options.agent !== undefined) this.runtime.agents.get(options.agent);
+    if (options.messageID !== undefined && !/^msg_[0-9A-Za-z]{1,64}$/.test(options.messageID)) {
+      throw new InvalidInputError(`messageID must be a message id made by createId("message"), got ${JSON.stringify(options.messageID)}.`);
+    }
     if (options.outputRepairs !== undefined && (!Number.isInteger(options.outputRepairs) || options.outputRepairs < 0)) {
       throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
     }
@@ -104,9 +107,12 @@ export class Agent {
   }
 
   /**
-   * Continues a turn that a previous process left waiting for approval: the tool calls that were
-   * waiting ask again and attach to their stored requests (answer them with
-   * {@link Agent.permissions}, before or after calling this), and the turn goes on from there.
+   * Continues a turn that a previous process left unfinished — it died mid-turn, or the turn waits
+   * for approval. A prompt stored without an answer is answered; the step that was streaming is
+   * requested again while finished steps are kept (never repeated); tool calls that were running get
+   * an "interrupted" result and the model goes on; calls that wait for approval ask again and attach
+   * to their stored requests (answer them with {@link Agent.permissions}, before or after calling
+   * this). The answer is stored once, in the turn's own assistant message.
    * The run rejects with `NothingToResumeError` when the session's last turn is finished.
    *
    * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.

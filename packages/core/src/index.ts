@@ -9,6 +9,8 @@ export { Run, type RunResult } from "./loop/run.js";
 export type {
   AgentOptions,
   ApproveFn,
+  HandOffReply,
+  HandedOffReply,
   PermissionReply,
   PermissionRequest,
   PromptInput,

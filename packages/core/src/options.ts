@@ -4,7 +4,7 @@ import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { Diagnostics, Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agents/agent-permissions.js";
-import type { ApproveFn } from "./agents/approval.js";
+import type { ApproveFn, HandOffReply } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
 import type { Hooks } from "./agents/hooks.js";
 import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
@@ -12,7 +12,7 @@ import type { PermissionMode } from "@lathe/permission";
 import type { SkillsOptions } from "./agents/skill-catalog.js";
 import type { CommandsOptions } from "./agents/command-catalog.js";
 
-export type { ApproveFn, PermissionReply, PermissionRequest } from "./agents/approval.js";
+export type { ApproveFn, HandOffReply, HandedOffReply, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
 /** How failed model requests are retried. */
 export interface RetryOptions {
@@ -63,6 +63,12 @@ export interface AgentOptions {
   storage?: Storage;
   /** Answers approval requests inline; see {@link ApproveFn}. Without it, requests wait for `agent.permissions.reply()`. */
   approve?: ApproveFn;
+  /**
+   * Where answers go that no run of this agent waits for (a turn another process left waiting for
+   * approval): with `@lathe/queue`, `queue.handOffReply` enqueues the turn's resume on any worker.
+   * Without it, the answer waits here for `agent.resume()`.
+   */
+  handOffReply?: HandOffReply;
   /**
    * The host's permission rules, over the built-in defaults of each agent: the OpenCode-style config
    * (`{ bash: { "*": "ask", "git status*": "allow" }, edit: { "*.env": "deny" } }`, last match wins)
@@ -227,4 +233,10 @@ export interface PromptOptions<OUTPUT = unknown> {
   output?: FlexibleSchema<OUTPUT>;
   /** How many times an answer that does not match `output` is fed back for repair; default 2. */
   outputRepairs?: number;
+  /**
+   * The id the prompt's user message is stored under (made with `createId("message")`), so a host
+   * that may deliver a prompt twice (a queue) can tell whether it is stored already. A prompt whose
+   * id the session already has is refused with `InvalidInputError`.
+   */
+  messageID?: string;
 }

@@ -13,3 +13,4 @@ export {
   type TestPostgres,
   type TestPostgresOptions,
 } from "./test-server.js";
+export { PostgresEventLog, type PostgresEventLogOptions, type LoggedEvent, type SubscribeOptions } from "./event-log.js";

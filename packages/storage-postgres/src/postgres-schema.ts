@@ -1,7 +1,7 @@
 import { latestVersion } from "@lathe/storage";
 import type { PostgresMigration } from "./postgres-migrations.js";
 
-/** The schema of PostgresStorage, one step per version. Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale. */
+/** The schema of PostgresStorage and PostgresEventLog (event-log.ts), one step per version: the same tables, one version. Ids compare byte-wise (`COLLATE "C"`), the order createId makes them in, whatever the database's locale. */
 export const MIGRATIONS: PostgresMigration[] = [
   {
     version: 1,
@@ -28,6 +28,15 @@ export const MIGRATIONS: PostgresMigration[] = [
     description: "lease holder's host and pid",
     async up(client) {
       await client.query("ALTER TABLE lease ADD COLUMN host text, ADD COLUMN pid integer");
+    },
+  },
+  {
+    version: 3,
+    description: "session event log (subscribers resume from a per-session sequence number)",
+    async up(client) {
+      await client.query(`
+        CREATE TABLE event (session_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, data text NOT NULL, PRIMARY KEY (session_id, seq));
+      `);
     },
   },
 ];

@@ -78,7 +78,7 @@ describe("PostgresStorage schema", () => {
     const { rows } = await client.query("SELECT version FROM versioned.schema_version");
     expect(rows).toEqual([{ version: POSTGRES_STORAGE_SCHEMA_VERSION }]);
     const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'versioned' ORDER BY 1");
-    expect(tables.rows.map((r) => r.table_name)).toEqual(["lease", "message", "part", "schema_version", "session"]);
+    expect(tables.rows.map((r) => r.table_name)).toEqual(["event", "lease", "message", "part", "schema_version", "session"]);
     await client.end();
   });
 

@@ -37,8 +37,6 @@ export type PostgresStorageOptions = ({ connectionString: string; pool?: never }
   onCorrupt?: CorruptRecordHandler;
 };
 
-
-
 /** Keeps the last of several records with the same key: a batch's later write wins, as in memory. */
 function lastByKey<T>(records: T[], key: (r: T) => string): T[] {
   const map = new Map<string, T>();

@@ -16,7 +16,7 @@ import {
 import type { Session } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
-import type { ApproveFn } from "./approval.js";
+import type { ApproveFn, HandOffReply } from "./approval.js";
 import type { SessionUpdater } from "../session/session-updater.js";
 
 /** What a tool call asks, as the loop hands it over. */
@@ -79,6 +79,7 @@ export class AgentPermissions implements PermissionGate {
   constructor(
     private readonly options: {
       approve?: ApproveFn | undefined;
+      handOffReply?: HandOffReply | undefined;
       global?: PermissionRules | undefined;
       /** The built-in agents' own rules, where they replace the permission engine's defaults. */
       agentLayer?: ReadonlyMap<string, PermissionRules>;
@@ -104,6 +105,11 @@ export class AgentPermissions implements PermissionGate {
         emit({ type: "permission.asked", sessionID: request.sessionID, request });
       },
       onReplied: async ({ request, reply }) => {
+        if (request.tool && !options.flushSession?.isRunning(request.sessionID) && (await options.handOffReply?.({ sessionID: request.sessionID, request, reply }))) {
+          // Another process resumes the turn and applies the answer: the request stays stored for it.
+          emit(repliedEvent(request, reply));
+          return;
+        }
         if (request.tool && !options.flushSession?.isRunning(request.sessionID)) {
           const calls = this.answeredRestored.get(request.sessionID) ?? new Set<string>();
           calls.add(request.tool.callID);
@@ -113,13 +119,7 @@ export class AgentPermissions implements PermissionGate {
           const state = permissionState(session);
           state.pending = state.pending.filter((r) => r.id !== request.id);
         });
-        emit({
-          type: "permission.replied",
-          sessionID: request.sessionID,
-          requestID: request.id,
-          reply: typeof reply === "object" ? "reject" : reply,
-          ...(typeof reply === "object" ? { feedback: reply.reject } : {}),
-        });
+        emit(repliedEvent(request, reply));
         // After the event, so listeners hear "answered" before the call's record changes.
         if (request.tool) {
           const approved = reply === "once" || reply === "always";
@@ -253,4 +253,14 @@ export function isStopRejection(error: unknown): boolean {
 /** The feedback a user gave with a rejection, which the model reads as the tool's result. */
 export function feedbackOf(error: unknown): string | undefined {
   return error instanceof CorrectedError ? error.message : undefined;
+}
+
+function repliedEvent(request: PermissionRequest, reply: Reply): AgentEvent {
+  return {
+    type: "permission.replied",
+    sessionID: request.sessionID,
+    requestID: request.id,
+    reply: typeof reply === "object" ? "reject" : reply,
+    ...(typeof reply === "object" ? { feedback: reply.reject } : {}),
+  };
 }

@@ -19,3 +19,18 @@ export type PermissionReply = "once" | "always" | "reject" | { reject: string };
  * return type would widen the literal to `string`).
  */
 export type ApproveFn = (request: PermissionRequest, context: { signal: AbortSignal }) => Promise<PermissionReply>;
+
+/** An answer given to a request that no run of this agent waits for (see {@link HandOffReply}). */
+export interface HandedOffReply {
+  sessionID: string;
+  request: PermissionRequest;
+  reply: PermissionReply;
+}
+
+/**
+ * Takes an answer to a request whose turn no run of this agent holds (a turn left waiting by another
+ * process, or before a restart) and resumes that turn elsewhere — `@lathe/queue` enqueues the resume
+ * as a job. Resolves true when it took the answer: the request then stays stored until the resumed
+ * turn applies it. False leaves the answer here, for this agent's own `resume()`.
+ */
+export type HandOffReply = (answer: HandedOffReply) => Promise<boolean>;

@@ -54,6 +54,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
   const agents = new AgentRegistry(options.agents);
   const permissions = new AgentPermissions({
     approve: options.approve,
+    handOffReply: options.handOffReply,
     global: options.permission,
     agentLayer: agents.agentLayer,
     hostLayer: agents.hostLayer,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createId, INTERRUPTED_TOOL_RESULT, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
+import { createId, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
 import type { ToolContext } from "@lathe/tools";
 import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
@@ -10,7 +10,7 @@ import { runHooks } from "../agents/hooks.js";
 import { expandReferences } from "../agents/references.js";
 import { afterRevert, droppedByRevert } from "../session/file-history.js";
 import { stateAccessor } from "./tool-state.js";
-import { BudgetExceededError, InvalidInputError, NothingToResumeError, SessionBusyError, SessionNotFoundError } from "../errors.js";
+import { BudgetExceededError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "../errors.js";
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
@@ -19,10 +19,9 @@ import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
 import { isDefaultTitle } from "../session/session-title.js";
-import type { ToolCall } from "./tool-runner.js";
-import { TurnRecorder } from "./turn-recorder.js";
-import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, cancelCalls, newAnswer, sessionDataDir } from "./turn-common.js";
+import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, newAnswer, sessionDataDir } from "./turn-common.js";
 import { drive } from "./drive.js";
+import { resumeTurn } from "./resume-turn.js";
 import { activeMode, enterMode } from "./turn-mode.js";
 import { subtaskCalls } from "./command-subtask.js";
 import { modelRef } from "../context/model-info.js";
@@ -35,7 +34,7 @@ export type TurnRequest =
 
 /**
  * Runs a turn in a session: takes the session's lease, then either stores the new user message and
- * answers it, or resumes the turn a previous process left waiting for approval. Streams steps and runs
+ * answers it, or resumes the turn a previous process left unfinished (`resume-turn.ts`). Streams steps and runs
  * their tool calls until the model answers in text, the run is aborted, an error stops it, or the
  * step limit is reached. Always finishes the assistant message and releases the lease.
  */
@@ -61,7 +60,7 @@ export async function runTurn(
     const session = await rt.storage.getSession(sessionID);
     if (!session) throw new SessionNotFoundError(sessionID);
     let history = await rt.storage.listMessages(sessionID);
-    if (request.kind === "resume") return await resume(rt, writer, session, history, request.options, signal);
+    if (request.kind === "resume") return await resumeTurn(rt, writer, session, history, request.options, signal);
     if (request.kind === "compact") {
       // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
       const budget = sessionBudget(rt, session);
@@ -169,6 +168,9 @@ async function answer(
 ): Promise<RunResult> {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const { ref } = options.model ? { ref: modelRef(options.model) } : rt.modelFor(agentName);
+  if (options.messageID !== undefined && history.some((m) => m.info.id === options.messageID)) {
+    throw new InvalidInputError(`Session ${session.id} already has a message ${options.messageID}: this prompt is stored.`);
+  }
   const user = userMessage(session.id, agentName, input, options);
   user.info.mode = activeMode(rt, session, options.mode);
   if (options.model) user.info.model = ref;
@@ -213,42 +215,6 @@ async function answer(
     return finishTurn(rt, writer, recorder, signal);
   }
   return drive(rt, writer, session, [...history, user], recorder, subtaskCalls(rt, recorder, user.parts, agentName), options, signal);
-}
-
-/**
- * Continues a turn a previous process left unfinished while a tool call waited for approval: those
- * calls run again (their `ask` attaches to the stored request, answered before or after the
- * restart), every other unfinished call is recorded as interrupted, and the loop goes on.
- */
-async function resume(
-  rt: AgentRuntime,
-  writer: SessionWriter,
-  session: Session,
-  history: MessageWithParts[],
-  options: PromptOptions,
-  signal: AbortSignal,
-): Promise<RunResult> {
-  const last = history[history.length - 1];
-  if (!last || last.info.role !== "assistant" || last.info.time.completed !== undefined) {
-    throw new NothingToResumeError(session.id);
-  }
-  rt.permissions.restore(session);
-  const asked = history.findLast((m) => m.info.role === "user")?.info;
-  enterMode(rt, session.id, activeMode(rt, session, options.mode ?? (asked?.role === "user" ? asked.mode : undefined)));
-  const info = last.info;
-  const waiting = rt.permissions.takeResumableCalls(session);
-  const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event), last.parts);
-  const calls: ToolCall[] = [];
-  const interrupted: Part[] = [];
-  for (const part of recorder.parts) {
-    if (part.type !== "tool" || (part.state.status !== "pending" && part.state.status !== "running")) continue;
-    const tool = rt.tools.get(part.tool);
-    if (tool && part.state.status === "running" && waiting.has(part.callID)) calls.push({ part, tool, input: part.state.input });
-    else interrupted.push(part);
-  }
-  cancelCalls(recorder, interrupted, INTERRUPTED_TOOL_RESULT);
-  const agent = options.agent ?? info.agent;
-  return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
 }
 
 /**
@@ -308,7 +274,7 @@ function userMessage(
   options: PromptOptions,
 ): { info: UserMessage; parts: Part[] } {
   const info: UserMessage = {
-    id: createId("message"),
+    id: options.messageID ?? createId("message"),
     sessionID,
     role: "user",
     time: { created: Date.now() },

@@ -12,6 +12,7 @@ import { realpathLoose, resolveToolPath } from "../workspace-path.js";
 import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
+import { guardOrphans } from "./orphan-guard.js";
 import { bwrapCommand, probeBwrap, socketVanished, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
@@ -155,6 +156,8 @@ async function run(
     env: opts.env,
   });
   const pgid = child.pid;
+  // If this process is killed mid-command, the command's group dies with it: no orphaned tool processes.
+  const unguard = pgid ? guardOrphans(pgid) : () => {};
   let timedOut = false;
   let aborted = false;
   let lastProgress = 0;
@@ -199,6 +202,7 @@ async function run(
       });
     });
   }).finally(() => {
+    unguard();
     clearTimeout(timer);
     ctx.abort.removeEventListener("abort", onAbort);
   });

@@ -1,0 +1,61 @@
+// Worker mode of the service: prompts become jobs of a @lathe/queue, run by worker processes, and
+// every stream reads the session's event log — so any HTTP process serves any session, whichever
+// worker runs it. Each server-sent event carries the event's number as its `id`: a client that
+// reconnects with `Last-Event-ID` resumes without gaps or repeats.
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { Agent, AgentEvent } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
+
+const sse = (seq: number, event: AgentEvent) => ({ id: String(seq), event: event.type, data: JSON.stringify(event) });
+
+/** Enqueues a prompt and streams the session's events until its job is done, then `done` with the answer (or `waiting` for approval). */
+export async function streamQueuedPrompt(
+  c: Context,
+  queue: TurnQueue,
+  agent: Agent,
+  sessionID: string,
+  input: { text: string; agent?: string | undefined; system?: string | undefined },
+): Promise<Response> {
+  const after = await queue.events().last(sessionID);
+  const jobID = await queue.enqueuePrompt(sessionID, input.text, {
+    ...(input.agent ? { agent: input.agent } : {}),
+    ...(input.system ? { system: input.system } : {}),
+  });
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    stream.onAbort(() => controller.abort());
+    for await (const { seq, event } of queue.subscribe(sessionID, { after, signal: controller.signal })) {
+      await stream.writeSSE(sse(seq, event));
+      if (event.type !== "session.status" || event.status.type !== "idle") continue;
+      // The worker completes the job right after its last events: give it a moment.
+      for (let i = 0; i < 50; i++) {
+        const outcome = await queue.outcome(jobID);
+        if (outcome?.state === "completed") {
+          const output = outcome.output;
+          if (output?.state === "waiting") await stream.writeSSE({ event: "waiting", data: JSON.stringify(output) });
+          else {
+            const messages = await agent.sessions.messages(sessionID);
+            const answer = messages.find((m) => m.info.role === "assistant" && output?.state === "answered" && m.info.parentID === output.messageID);
+            await stream.writeSSE({ event: "done", data: JSON.stringify(answer ?? output ?? {}) });
+          }
+          controller.abort();
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  });
+}
+
+/** Every event of the session from the client's cursor (`Last-Event-ID`, or `?after=`), else from now on. */
+export async function streamQueuedEvents(c: Context, queue: TurnQueue, sessionID: string): Promise<Response> {
+  const cursor = c.req.header("Last-Event-ID") ?? c.req.query("after");
+  const after = cursor !== undefined && /^\d+$/.test(cursor) ? Number(cursor) : await queue.events().last(sessionID);
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    stream.onAbort(() => controller.abort());
+    await stream.writeSSE({ event: "ready", data: JSON.stringify({ sessionID, after }) });
+    for await (const { seq, event } of queue.subscribe(sessionID, { after, signal: controller.signal })) await stream.writeSSE(sse(seq, event));
+  });
+}

@@ -1,0 +1,49 @@
+import { NotFoundError, type Agent, type Run } from "@lathe/core";
+import type { Storage } from "@lathe/storage";
+import type { TurnJob, TurnOutcome } from "./jobs.js";
+import { promptMessageID } from "./prompt-ids.js";
+
+/**
+ * Starts the turn a job asks for, as the session is stored now — a job may be taken again after
+ * the worker running it died, so it must not answer a prompt twice:
+ * - a prompt not stored yet is prompted (under the job's message id);
+ * - a prompt stored whose turn is unfinished is resumed (the steps already done are kept);
+ * - a prompt whose turn is over is not run again (its outcome is returned instead).
+ * The run is wrapped: a `Run` is thenable, and an async function would wait for it.
+ * A resume job first applies the answers given in another process, then resumes.
+ */
+export async function startTurn(
+  agent: Agent,
+  storage: Storage,
+  job: TurnJob,
+  jobID: string,
+  replaying: Set<string>,
+): Promise<{ run: Run } | { done: TurnOutcome }> {
+  const { sessionID } = job;
+  if (job.kind === "resume") {
+    // Loads the stored requests, so the answers given elsewhere find them.
+    await agent.permissions.pending(sessionID);
+    for (const { requestID, reply } of job.answers) {
+      replaying.add(requestID);
+      try {
+        await agent.permissions.reply(requestID, reply);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error; // answered already, or the turn moved on
+      } finally {
+        replaying.delete(requestID);
+      }
+    }
+    return { run: agent.resume(sessionID) };
+  }
+  const messageID = await promptMessageID(storage, sessionID, jobID, true);
+  if (!messageID) return { done: { state: "no-session" } };
+  const answered: TurnOutcome = { state: "answered", messageID };
+  const messages = await storage.listMessages(sessionID);
+  const at = messages.findIndex((m) => m.info.id === messageID);
+  if (at < 0) return { run: agent.prompt(sessionID, job.input, { ...job.options, messageID }) };
+  // A later prompt stored after this one means this turn was ended (repaired) already.
+  if (messages.slice(at + 1).some((m) => m.info.role === "user")) return { done: answered };
+  const last = messages[messages.length - 1]!.info;
+  const unfinished = last.role === "user" || last.time.completed === undefined;
+  return unfinished ? { run: agent.resume(sessionID, job.options.agent ? { agent: job.options.agent } : {}) } : { done: answered };
+}

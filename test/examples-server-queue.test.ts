@@ -1,0 +1,79 @@
+import { createAgent } from "@lathe/core";
+import { createQueue, type TurnQueue, type Worker } from "@lathe/queue";
+import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../examples/server/src/server.ts";
+import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
+import { events, until, type Sse } from "./sse.ts";
+
+// examples/server in worker mode: two HTTP servers and a worker over one PostgreSQL; the API and
+// the SSE stream are those of the single process.
+
+describe("examples/server worker mode", () => {
+  let server: TestPostgres;
+  const http: RunningServer[] = [];
+  const queues: TurnQueue[] = [];
+  const storages: PostgresStorage[] = [];
+  let worker: Worker;
+
+  beforeAll(async () => {
+    server = await startTestPostgres();
+    const workerQueue = createQueue({ connectionString: server.connectionString });
+    queues.push(workerQueue);
+    worker = await workerQueue.work((context) => workerAgent(context), { concurrency: 2, handleSignals: false });
+    for (let i = 0; i < 2; i++) {
+      const queue = createQueue({ connectionString: server.connectionString });
+      const storage = await PostgresStorage.open({ connectionString: server.connectionString });
+      const agent = createAgent({ model: scriptedModel(), storage, tools: [deployTool], handOffReply: queue.handOffReply });
+      queues.push(queue);
+      storages.push(storage);
+      http.push(await startServer({ agent, queue, port: 0 }));
+    }
+  });
+  afterAll(async () => {
+    for (const s of http) await s.close();
+    await worker?.stop();
+    for (const q of queues) await q.close();
+    for (const s of storages) await s.close();
+    await server?.stop();
+  });
+
+  // Response bodies, loosely typed for assertions.
+  const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
+  const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("a prompt sent to one HTTP process runs on a worker; its events stream from another process, resumable by Last-Event-ID", async () => {
+    const [a, b] = http as [RunningServer, RunningServer];
+    const session = await json(post(`${a.url}/sessions`, {}));
+    const watch = events(await fetch(`${b.url}/sessions/${session.id}/events`));
+    await until(watch, (e) => e.event === "ready");
+    const stream = events(await post(`${a.url}/sessions/${session.id}/prompt`, { text: "hello there" }));
+    const received: Sse[] = [];
+    const done = await until(stream, (e) => (received.push(e), e.event === "done"));
+    expect(done.data.parts.find((p: { type: string }) => p.type === "text").text).toBe("answer to hello there");
+    expect(received.filter((e) => e.event !== "done").map((e) => Number(e.id))).toEqual(received.slice(0, -1).map((_, i) => i + 1));
+    // The other process saw the same events, numbered alike.
+    const idle = await until(watch, (e) => e.event === "session.status" && e.data.status.type === "idle");
+    expect(idle.id).toBe(received.at(-2)!.id);
+    // A client reconnecting after event 3 gets the rest.
+    const again = events(await fetch(`${b.url}/sessions/${session.id}/events`, { headers: { "Last-Event-ID": "3" } }));
+    await until(again, (e) => e.event === "ready");
+    const next = await until(again, () => true);
+    expect(next.id).toBe("4");
+    await again.return(undefined);
+    await watch.return(undefined);
+  });
+
+  it("an approval answered on another HTTP process resumes the turn on a worker", async () => {
+    const [a, b] = http as [RunningServer, RunningServer];
+    const session = await json(post(`${a.url}/sessions`, {}));
+    const stream = events(await post(`${a.url}/sessions/${session.id}/prompt`, { text: "ask: prod/api" }));
+    const waiting = await until(stream, (e) => e.event === "waiting");
+    const [request] = await json(fetch(`${b.url}/sessions/${session.id}/permissions`));
+    expect(request.id).toBe(waiting.data.requestID);
+    expect((await post(`${b.url}/permissions/${request.id}`, { reply: "once" })).status).toBe(204);
+    const watch = events(await fetch(`${a.url}/sessions/${session.id}/events?after=0`));
+    await until(watch, (e) => e.event === "message.updated" && e.data.message.role === "assistant" && e.data.message.time.completed !== undefined && e.data.message.finish === "stop");
+    await watch.return(undefined);
+  });
+});

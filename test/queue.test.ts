@@ -1,0 +1,142 @@
+import { createAgent, type AgentEvent } from "@lathe/core";
+import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
+import { PgBoss } from "pg-boss";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createQueue, type TurnQueue } from "@lathe/queue";
+import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
+
+describe("@lathe/queue in one process", () => {
+  let server: TestPostgres;
+  let n = 0;
+  const queues: TurnQueue[] = [];
+  const open = (schema: string, extra: { maxAttempts?: number } = {}) => {
+    const queue = createQueue({ connectionString: server.connectionString, schema, name: `turns_${schema}`, ...extra });
+    queues.push(queue);
+    return queue;
+  };
+  const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error("timed out");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startTestPostgres();
+  });
+  afterAll(async () => {
+    for (const q of queues) await q.close();
+    await server?.stop();
+  });
+
+  it("refuses bad options and empty prompts", async () => {
+    expect(() => createQueue({} as never)).toThrow(TypeError);
+    expect(() => createQueue({ connectionString: "postgres://x", heartbeatSeconds: 5 })).toThrow(/at least 10/);
+    expect(() => createQueue({ connectionString: "postgres://x", maxAttempts: 0 })).toThrow(/maxAttempts/);
+    const queue = open(`q${++n}`);
+    await expect(queue.enqueuePrompt("ses_1", "  ")).rejects.toThrow(/empty/);
+    await expect(queue.enqueuePrompt("", "hi")).rejects.toThrow(/session id/);
+  });
+
+  it("heartbeats while a turn runs: a turn longer than the heartbeat interval is neither failed nor taken again", { timeout: 60_000 }, async () => {
+    const schema = `q${++n}`;
+    const queue = open(schema);
+    const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
+    const host = createAgent({ model: scriptedModel(), storage });
+    const session = await host.sessions.create();
+    const worker = await queue.work((context) => workerAgent(context), { handleSignals: false });
+    const job = await queue.enqueuePrompt(session.id, "run: sleep 14");
+    await until(async () => (await queue.outcome(job))?.state === "completed", 40_000);
+    const [found] = await queue.boss.findJobs(queue.name, { id: job });
+    expect(found!.retryCount).toBe(0);
+    const messages = await storage.listMessages(session.id);
+    expect(messages[1]!.parts.find((p) => p.type === "tool")).toMatchObject({ state: { status: "completed" } });
+    await worker.stop();
+    await storage.close();
+  });
+
+  it("runs on a pg-boss instance the host made and started", async () => {
+    const boss = new PgBoss(server.connectionString);
+    boss.on("error", () => {});
+    await boss.start();
+    const queue = createQueue({ boss, name: "host_boss_turns" });
+    const jobID = await queue.enqueuePrompt("ses_host", "hello");
+    expect(await queue.outcome(jobID)).toMatchObject({ state: "created" });
+    expect(() => queue.subscribe("ses_host")).toThrow(/connectionString/);
+    await queue.close();
+    await boss.stop({ graceful: false });
+  });
+
+  it("answers each session's prompts in order, and a subscriber sees every event once with dense numbers", async () => {
+    const schema = `q${++n}`;
+    const queue = open(schema);
+    const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
+    const host = createAgent({ model: scriptedModel(), storage });
+    const sessions = [await host.sessions.create(), await host.sessions.create()];
+    const worker = await queue.work((context) => workerAgent(context), { concurrency: 2, handleSignals: false });
+    const seen: { seq: number; event: AgentEvent }[] = [];
+    const controller = new AbortController();
+    const subscription = (async () => {
+      for await (const item of queue.subscribe(sessions[0]!.id, { signal: controller.signal })) seen.push(item);
+    })();
+    const jobs: string[] = [];
+    for (const s of sessions) for (const p of ["one", "two", "three"]) jobs.push(await queue.enqueuePrompt(s.id, `${p} of ${s.id}`));
+    await until(async () => (await Promise.all(jobs.map((id) => queue.outcome(id)))).every((o) => o?.state === "completed"));
+    for (const s of sessions) {
+      const messages = await storage.listMessages(s.id);
+      const texts = messages.map((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(""));
+      expect(texts).toEqual(["one", "two", "three"].flatMap((p) => [`${p} of ${s.id}`, `answer to ${p} of ${s.id}`]));
+      expect((await storage.getSession(s.id))!.usage.tokens.output).toBe(15);
+    }
+    await until(async () => seen.filter((e) => e.event.type === "session.status" && e.event.status.type === "idle").length === 3);
+    controller.abort();
+    await subscription;
+    expect(seen.map((e) => e.seq)).toEqual(seen.map((_, i) => i + 1));
+    expect(seen.every((e) => e.event.sessionID === sessions[0]!.id)).toBe(true);
+    // A client that reconnects after the 5th event gets the rest, no more, no less.
+    const rest: number[] = [];
+    for await (const item of queue.subscribe(sessions[0]!.id, { after: 5, signal: AbortSignal.timeout(300) })) rest.push(item.seq);
+    expect(rest).toEqual(seen.slice(5).map((e) => e.seq));
+    await worker.stop();
+    await storage.close();
+  });
+
+  it("aborts a turn from another process's queue, and a turn waiting for approval frees its worker until the answer enqueues the resume", async () => {
+    const schema = `q${++n}`;
+    const queue = open(schema);
+    const other = open(schema); // the "HTTP process"
+    const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
+    const host = createAgent({ model: scriptedModel(), storage, tools: [deployTool], permission: { deploy: "ask" }, handOffReply: other.handOffReply });
+    const worker = await queue.work((context) => workerAgent(context), { handleSignals: false });
+
+    const slow = await host.sessions.create();
+    const job = await other.enqueuePrompt(slow.id, "run: sleep 30");
+    await until(async () => (await storage.listMessages(slow.id)).some((m) => m.parts.some((p) => p.type === "tool" && p.state.status === "running")));
+    await other.abort(slow.id, "stop it");
+    await until(async () => (await queue.outcome(job))?.state === "completed", 10_000);
+    const [, answer] = await storage.listMessages(slow.id);
+    expect(answer!.info).toMatchObject({ role: "assistant", finish: "aborted" });
+
+    const waiting = await host.sessions.create();
+    const ask = await other.enqueuePrompt(waiting.id, "ask: prod/api");
+    await until(async () => (await queue.outcome(ask))?.state === "completed");
+    expect((await queue.outcome(ask))?.output).toMatchObject({ state: "waiting" });
+    expect(worker.active()).toEqual([]);
+    const [request] = await host.permissions.pending(waiting.id);
+    expect(request).toMatchObject({ permission: "deploy", patterns: ["prod/api"] });
+    await host.permissions.reply(request!.id, "once");
+    await until(async () => {
+      const messages = await storage.listMessages(waiting.id);
+      const last = messages.at(-1)?.info;
+      return last?.role === "assistant" && last.time.completed !== undefined;
+    });
+    const messages = await storage.listMessages(waiting.id);
+    expect(messages.map((m) => m.info.role)).toEqual(["user", "assistant"]);
+    expect(messages[1]!.parts.find((p) => p.type === "tool")).toMatchObject({ tool: "deploy", state: { status: "completed", output: "deployed prod/api" } });
+    expect(messages[1]!.parts.flatMap((p) => (p.type === "text" ? [p.text] : []))).toEqual(["deploying for ask: prod/api", "answer to ask: prod/api"]);
+    expect((await storage.getSession(waiting.id))!.permission?.pending).toEqual([]);
+    await worker.stop();
+    await storage.close();
+  });
+});
