@@ -15,7 +15,32 @@ export function abortedError(reason?: unknown): MessageError {
  * what happened, so they are appended to the message and listed in `data.causes`.
  */
 export function toMessageError(error: unknown): MessageError {
-  const chain = causeChain(error);
+  const { base, below } = namedError(error);
+  if (below.length === 0) return base;
+  const untold = newCauses(base.message, below);
+  return {
+    ...base,
+    ...(untold.length > 0 ? { message: `${base.message} (${untold.join(" ← ")})` } : {}),
+    data: { ...base.data, causes: below.map(({ name, message, code }) => ({ name, message, ...(code ? { code } : {}) })) },
+  };
+}
+
+/**
+ * A one-line account of an error and its causes, e.g. for a retry's status message: the first line
+ * of its message, then the causes it does not already tell.
+ */
+export function errorSummary(error: unknown): string {
+  const { base, below } = namedError(error);
+  const first = base.message.split("\n")[0]!.trim();
+  const untold = newCauses(first, below);
+  return untold.length > 0 ? `${first} (${untold.join(" ← ")})` : first;
+}
+
+/**
+ * The error a message names — the provider's (the first `APICallError` in the chain), else the
+ * thrown one — and the causes below it.
+ */
+function namedError(error: unknown): { base: MessageError; below: CauseLink[] } {
   const top = causes(error).find((item) => APICallError.isInstance(item)) as APICallError | undefined;
   const base: MessageError = top
     ? {
@@ -31,27 +56,8 @@ export function toMessageError(error: unknown): MessageError {
     : error instanceof Error
       ? { name: error.name || "UnknownError", message: error.message }
       : { name: "UnknownError", message: typeof error === "string" ? error : safeJson(error) };
-  // The causes below the error the message names: the provider error's own, or the plain error's.
-  const below = chain.slice(chain.findIndex((c) => c.error === (top ?? error)) + 1);
-  if (below.length === 0) return base;
-  const untold = newCauses(base.message, below);
-  return {
-    ...base,
-    ...(untold.length > 0 ? { message: `${base.message} (${untold.join(" ← ")})` } : {}),
-    data: { ...base.data, causes: below.map(({ name, message, code }) => ({ name, message, ...(code ? { code } : {}) })) },
-  };
-}
-
-/**
- * A one-line account of an error and its causes, e.g. for a retry's status message: the first line
- * of its message, then the causes it does not already tell.
- */
-export function errorSummary(error: unknown): string {
   const chain = causeChain(error);
-  const top = causes(error).find((item) => APICallError.isInstance(item)) ?? error;
-  const first = (top instanceof Error ? top.message : chain[0]?.message ?? "").split("\n")[0]!.trim();
-  const untold = newCauses(first, chain.slice(chain.findIndex((c) => c.error === top) + 1));
-  return untold.length > 0 ? `${first} (${untold.join(" ← ")})` : first;
+  return { base, below: chain.slice(chain.findIndex((c) => c.error === (top ?? error)) + 1) };
 }
 
 /** The causes' descriptions that `told` (and the causes before them) do not already contain. */
