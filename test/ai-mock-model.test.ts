@@ -1,4 +1,4 @@
-import { simulateReadableStream } from "ai";
+import { experimental_streamLanguageModelCall as streamLanguageModelCall, simulateReadableStream } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
@@ -67,5 +67,13 @@ describe("the loop with the AI SDK's own MockLanguageModelV4", () => {
     const fromRun = toModelMessages([stored[0]!, { info: result.info, parts: result.parts }], { model: ref });
     expect(toModelMessages(stored, { model: ref })).toEqual(fromRun);
     expect(fromRun.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+
+    // Each request converts only the messages added since the last one, yet the provider gets the
+    // prompt the AI SDK builds from the whole history: compare with a fresh model sent all of it.
+    const fresh = new MockLanguageModelV4({ doStream: { stream: simulateReadableStream({ chunks: answer }) } });
+    const last = model.doStreamCalls[2]!.prompt;
+    const { stream } = await streamLanguageModelCall({ model: fresh, instructions: (last[0] as { content: string }).content, messages: fromRun.slice(0, -1) });
+    for await (const part of stream) void part;
+    expect(last).toEqual(fresh.doStreamCalls[0]!.prompt);
   });
 });

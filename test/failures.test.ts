@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MockLanguageModelV4 } from "ai/test";
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { createAgent, SessionBusyError, type AgentEvent } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
@@ -23,6 +25,32 @@ describe("stopping cleanly", () => {
     expect(agent.isBusy(session.id)).toBe(false);
     const stored = await agent.sessions.messages(session.id);
     expect(stored[1]!.info).toMatchObject({ finish: "aborted" });
+  });
+
+  it("aborts at once while the provider's stream hangs and ignores cancellation", async () => {
+    // A body that sent one delta and then never another, nor ends when cancelled.
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: new ReadableStream<LanguageModelV4StreamPart>({
+          start(controller) {
+            controller.enqueue({ type: "stream-start", warnings: [] });
+            controller.enqueue({ type: "text-start", id: "t" });
+            controller.enqueue({ type: "text-delta", id: "t", delta: "partial" });
+          },
+          cancel: () => new Promise<void>(() => {}),
+        }),
+      }),
+    });
+    const agent = createAgent({ model, snapshots: false });
+    const session = await agent.sessions.create();
+    const run = agent.prompt(session.id, "hang");
+    for await (const event of run) {
+      if (event.type === "message.part.updated" && event.delta === "partial") setTimeout(() => run.abort(), 20);
+    }
+    const { info, parts } = await run;
+    expect(info.finish).toBe("aborted");
+    expect(parts.find((p) => p.type === "text")).toMatchObject({ text: "partial" });
+    expect(agent.isBusy(session.id)).toBe(false);
   });
 
   it("aborts during a tool: the running tool becomes an error 'aborted'", async () => {

@@ -141,6 +141,32 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
     const turn = named(spans, "lathe.turn")[0]!;
     expect(turn.attributes).toMatchObject({ "lathe.prompt": "my prompt", "lathe.output.text": "the answer" });
     expect(named(spans, "lathe.tool")[0]!.attributes).toMatchObject({ "gen_ai.tool.call.arguments": `{"text":"secret"}`, "gen_ai.tool.call.result": "echo: secret" });
+    // The AI SDK's provider spans record each request's whole prompt and its answer: the second
+    // request still shows the user's prompt and the first step's call and result.
+    const chats = spans.filter((s) => s.name.startsWith("chat "));
+    expect(chats).toHaveLength(2);
+    const secondInput = String(chats[1]!.attributes["gen_ai.input.messages"]);
+    for (const sent of ["my prompt", "secret", "echo: secret"]) expect(secondInput).toContain(sent);
+    expect(String(chats[1]!.attributes["gen_ai.output.messages"])).toContain("the answer");
+  });
+
+  it("the AI SDK's spans under a step end with the request's error when it fails", async () => {
+    const { exporter, tracer } = tracing();
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        throw new APICallError({ message: "bad request", url: "http://x", requestBodyValues: {}, statusCode: 400, isRetryable: false });
+      },
+    });
+    const agent = createAgent({ model, telemetry: { tracer } });
+    const session = await agent.sessions.create();
+    const result = await agent.prompt(session.id, "hi");
+    expect(result.info.error?.message).toContain("bad request");
+    const spans = exporter.getFinishedSpans();
+    const step = named(spans, "lathe.step")[0]!;
+    const sdk = spans.filter((s) => !s.name.startsWith("lathe.") && parentOf(spans, s) === step);
+    expect(sdk.length).toBeGreaterThan(0);
+    // Every SDK span ended, the failed ones marked as errors.
+    expect(spans.filter((s) => !s.name.startsWith("lathe.")).some((s) => s.status.code === 2)).toBe(true);
   });
 
   it("a step retried after a passing failure counts its retries", async () => {

@@ -65,4 +65,31 @@ describe("ModelMessageCache", () => {
       }),
     );
   });
+
+  it("gives back the same object for a user message it has seen, and converts it again when told it changed", () => {
+    const cache = new ModelMessageCache();
+    const history = [userMsg("msg_u", "go"), steps(1)];
+    const first = toModelMessages(history, { model, cache });
+    const second = toModelMessages(history, { model, cache });
+    expect(second[0]).toBe(first[0]);
+    const text = history[0]!.parts[0] as Part & { text: string };
+    text.text = "stop";
+    cache.changed(text);
+    const third = toModelMessages(history, { model, cache });
+    expect(third).toEqual(toModelMessages(history, { model }));
+    expect(third[0]).not.toBe(first[0]);
+  });
+
+  it("copies the complete steps of a long message in one go, still matching toModelMessages after an edit deep in it", () => {
+    const cache = new ModelMessageCache();
+    const message = steps(50);
+    const before = toModelMessages([message], { model, cache });
+    message.parts.push(...steps(51).parts.slice(150));
+    const grown = toModelMessages([message], { model, cache });
+    for (let i = 0; i < before.length - 2; i++) expect(grown[i]).toBe(before[i]);
+    const deep = message.parts[4] as Part & { text: string };
+    deep.text = "edited";
+    cache.changed(deep);
+    expect(toModelMessages([message], { model, cache })).toEqual(toModelMessages([message], { model }));
+  });
 });

@@ -39,48 +39,99 @@ interface CachedSegment {
   /** Set when one of its parts changed since. */
   dirty: boolean;
   out: ModelMessage[];
+  /** The layout of the parts array the step belongs to, whose assembled messages it is part of. */
+  layout: Layout;
+}
+
+/** A user message's conversion (undefined when nothing of it is sent). */
+interface CachedUser {
+  count: number;
+  dirty: boolean;
+  out: UserModelMessage | undefined;
+  layout?: undefined;
 }
 
 /** Where the steps of one parts array begin, as far as it has been looked at. */
 interface Layout {
   scanned: number;
   starts: number[];
+  /**
+   * The messages of every step but the last, concatenated: those steps are complete (a later step
+   * began), so the next call copies them in one go instead of looking each up. Dropped when one of
+   * their parts changes.
+   */
+  assembled?: { replay: boolean; steps: number; out: ModelMessage[] };
 }
 
 /**
- * Remembers the model messages each step of an assistant message became, so that converting a
- * history again after it grew by a step converts only that step: a loop that sends its whole
- * history on every request then does work per request that does not grow with the session.
+ * Remembers the model messages each message and each step of an assistant message became, so that
+ * converting a history again after it grew by a step converts only that step: a loop that sends its
+ * whole history on every request then does work per request that does not grow with the session,
+ * and gets back the very same message objects for what did not change (which lets a caller keep its
+ * own conversions of them).
  *
- * The cache trusts what it is told: a step is reused while it has the same parts (by identity and
- * count) and none of them was reported changed. Call {@link ModelMessageCache.changed} for a part
- * edited in place, {@link ModelMessageCache.clear} after edits it cannot be told about (parts
- * removed, a history rewritten). Parts appended at the end need no report.
+ * The cache trusts what it is told: a message or step is reused while it has the same parts (by
+ * identity and count) and none of them was reported changed. Call {@link ModelMessageCache.changed}
+ * for a part edited in place, {@link ModelMessageCache.clear} after edits it cannot be told about
+ * (parts removed, a history rewritten). Parts appended at the end need no report.
  */
 export class ModelMessageCache {
   private segments = new WeakMap<Part, CachedSegment>();
+  private users = new WeakMap<Part[], CachedUser>();
   private layouts = new WeakMap<Part[], Layout>();
-  /** The cached step each part belongs to. */
-  private owner = new WeakMap<Part, CachedSegment>();
+  /** The cached step or user message each part belongs to. */
+  private owner = new WeakMap<Part, CachedSegment | CachedUser>();
 
-  /** Reports a part edited in place: the step holding it is converted again. */
+  /** Reports a part edited in place: the step or message holding it is converted again. */
   changed(part: Part): void {
-    const segment = this.owner.get(part);
-    if (segment) segment.dirty = true;
+    const entry = this.owner.get(part);
+    if (!entry) return;
+    entry.dirty = true;
+    if (entry.layout) entry.layout.assembled = undefined;
   }
 
   /** Forgets everything. */
   clear(): void {
     this.segments = new WeakMap();
+    this.users = new WeakMap();
     this.layouts = new WeakMap();
     this.owner = new WeakMap();
   }
 
   /**
-   * The indexes where the steps of `parts` begin (the first is always 0), scanning only what is new.
+   * The user message `parts` became, converted or remembered.
    * @internal
    */
-  starts(parts: Part[]): readonly number[] {
+  user(parts: Part[], convert: () => UserModelMessage | undefined): UserModelMessage | undefined {
+    const cached = this.users.get(parts);
+    if (cached && !cached.dirty && cached.count === parts.length) return cached.out;
+    const entry: CachedUser = { count: parts.length, dirty: false, out: convert() };
+    this.users.set(parts, entry);
+    for (const part of parts) this.owner.set(part, entry);
+    return entry.out;
+  }
+
+  /**
+   * The messages of an assistant message's steps, in order: the complete steps copied from the last
+   * call, the newest converted or remembered.
+   * @internal
+   */
+  assistant(parts: Part[], replay: boolean): ModelMessage[] {
+    const layout = this.layout(parts);
+    const starts = layout.starts;
+    const assembled = layout.assembled?.replay === replay ? layout.assembled : undefined;
+    const out = assembled ? assembled.out.slice() : [];
+    let complete = out.length;
+    for (let s = assembled ? assembled.steps : 0; s < starts.length; s++) {
+      if (s === starts.length - 1) complete = out.length;
+      for (const message of this.segment(parts, starts[s]!, starts[s + 1] ?? parts.length, replay, layout)) out.push(message);
+    }
+    layout.assembled = { replay, steps: starts.length - 1, out: out.slice(0, complete) };
+    return out;
+  }
+
+  /** The layout of `parts`, its step starts scanned up to its end (only what is new is scanned). */
+  private layout(parts: Part[]): Layout {
     let layout = this.layouts.get(parts);
     if (!layout || layout.scanned > parts.length) {
       layout = { scanned: 1, starts: [0] };
@@ -88,18 +139,15 @@ export class ModelMessageCache {
     }
     for (let i = layout.scanned; i < parts.length; i++) if (parts[i]!.type === "step-start") layout.starts.push(i);
     layout.scanned = Math.max(layout.scanned, parts.length);
-    return layout.starts;
+    return layout;
   }
 
-  /**
-   * The messages of `parts[start, end)`, converted or remembered.
-   * @internal
-   */
-  segment(parts: Part[], start: number, end: number, replay: boolean): ModelMessage[] {
+  /** The messages of `parts[start, end)`, converted or remembered. */
+  private segment(parts: Part[], start: number, end: number, replay: boolean, layout: Layout): ModelMessage[] {
     const first = parts[start]!;
     const cached = this.segments.get(first);
     if (cached && !cached.dirty && cached.replay === replay && cached.count === end - start) return cached.out;
-    const entry: CachedSegment = { replay, count: end - start, dirty: false, out: segmentMessages(parts, start, end, replay) };
+    const entry: CachedSegment = { replay, count: end - start, dirty: false, out: segmentMessages(parts, start, end, replay), layout };
     this.segments.set(first, entry);
     for (let i = start; i < end; i++) this.owner.set(parts[i]!, entry);
     return entry.out;
@@ -124,10 +172,10 @@ export function toModelMessages(messages: MessageWithParts[], options: ToModelMe
   const out: ModelMessage[] = [];
   for (const { info, parts } of messages) {
     if (info.role === "user") {
-      const user = userMessage(info, parts);
+      const user = options.cache ? options.cache.user(parts, () => userMessage(info, parts)) : userMessage(info, parts);
       if (user) out.push(user);
     } else {
-      out.push(...assistantMessages(info, parts, options.model, options.cache));
+      for (const message of assistantMessages(info, parts, options.model, options.cache)) out.push(message);
     }
   }
   return out;
@@ -209,16 +257,14 @@ type AssistantContent = Exclude<AssistantModelMessage["content"], string>;
 
 function assistantMessages(info: AssistantMessage, parts: Part[], model: ModelRef | undefined, cache: ModelMessageCache | undefined): ModelMessage[] {
   if (info.error && !producedContent(parts)) return [];
+  if (parts.length === 0) return [];
   const replay = sameModel(info, model);
-  const out: ModelMessage[] = [];
-  if (parts.length === 0) return out;
+  if (cache) return cache.assistant(parts, replay);
   // Each step (from its step-start part to the next) becomes its own messages.
-  const starts = cache ? cache.starts(parts) : stepStarts(parts);
+  const out: ModelMessage[] = [];
+  const starts = stepStarts(parts);
   for (let s = 0; s < starts.length; s++) {
-    const start = starts[s]!;
-    const end = starts[s + 1] ?? parts.length;
-    const messages = cache ? cache.segment(parts, start, end, replay) : segmentMessages(parts, start, end, replay);
-    for (const message of messages) out.push(message);
+    for (const message of segmentMessages(parts, starts[s]!, starts[s + 1] ?? parts.length, replay)) out.push(message);
   }
   return out;
 }

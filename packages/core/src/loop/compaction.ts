@@ -21,7 +21,8 @@ import { isContextOverflow } from "../context/provider-errors.js";
 import { usableContext } from "../context/overflow.js";
 import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
-import { optional, streamStepWithRetries } from "./step-attempts.js";
+import { streamStepWithRetries } from "./step-attempts.js";
+import { optional } from "./optional.js";
 import { TurnRecorder } from "./turn-recorder.js";
 import { closeMessage, recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
 

@@ -9,7 +9,9 @@ import { isContextOverflow } from "../context/provider-errors.js";
 import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
-import { optional, streamStepWithRetries, type StepRequest } from "./step-attempts.js";
+import { streamStepWithRetries } from "./step-attempts.js";
+import { optional } from "./optional.js";
+import type { StepRequest } from "./step-request.js";
 import { MAX_STEPS_PROMPT } from "../agents/system-prompt.js";
 import { type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
@@ -190,6 +192,7 @@ async function requestStep(
       snapshot: before.value,
       signal: plan.signal,
       output: plan.output?.spec,
+      prefix: plan.promptPrefix,
       telemetry,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),

@@ -1,7 +1,4 @@
-import { streamText, type LanguageModel, type ModelMessage, type OutputInterface, type TelemetryOptions, type ToolSet } from "ai";
 import type { TokenUsage } from "@lathe/message";
-import type { Tool } from "@lathe/tools";
-import type { ChatParams } from "../agents/hooks.js";
 import { errorSummary, toMessageError } from "./message-error.js";
 import { isContextOverflow, retryReason } from "../context/provider-errors.js";
 import { providerRetryDelay, retryDelay } from "../context/retry-delay.js";
@@ -10,30 +7,13 @@ import { sleep } from "../context/sleep.js";
 import { processStepStream, type StepStream } from "./stream-processor.js";
 import type { TurnRecorder } from "./turn-recorder.js";
 import { tokensFromUsage } from "../context/usage.js";
+import { streamModelCall } from "./model-call.js";
+import type { StepRequest } from "./step-request.js";
 
 /** Default of {@link RetryOptions.maxRetries}. */
 export const DEFAULT_MAX_RETRIES = 4;
 /** Default of {@link RetryOptions.maxDelayMs}. */
 export const DEFAULT_MAX_RETRY_DELAY_MS = 120_000;
-
-/** One model request of a step, as the loop (or a compaction) built it. */
-export interface StepRequest {
-  model: LanguageModel;
-  instructions: string;
-  messages: ModelMessage[];
-  /** The tools offered; none when undefined. */
-  tools: ToolSet | undefined;
-  /** The tools calls are parsed against (an empty map turns every call into an unknown tool). */
-  offered: ReadonlyMap<string, Tool>;
-  params: ChatParams;
-  /** The workspace snapshot the step began at, recorded on its step-start part. */
-  snapshot?: string | undefined;
-  signal: AbortSignal;
-  /** The structured output asked for (the provider's JSON-schema response format); see `structured-output.ts`. */
-  output?: OutputInterface<unknown, unknown, never> | undefined;
-  /** The AI SDK's telemetry for this request (its spans under the step's); none when off. */
-  telemetry?: TelemetryOptions | undefined;
-}
 
 /**
  * Streams one step into `recorder`, retrying a request that failed for a passing reason (rate
@@ -56,7 +36,7 @@ export async function streamStepWithRetries(
   const sessionID = recorder.message.sessionID;
   for (let attempt = 1; ; attempt++) {
     const start = recorder.parts.length;
-    const streamed = await processStepStream(stream(request), recorder, request.offered, request.snapshot);
+    const streamed = await processStepStream(streamModelCall(request), recorder, request.offered, request.snapshot);
     const error = streamed.error;
     if (error === undefined || request.signal.aborted || attempt > maxRetries || isContextOverflow(error)) return streamed;
     const reason = retryReason(error);
@@ -81,32 +61,4 @@ export async function streamStepWithRetries(
     }
     rt.emit({ type: "session.status", sessionID, status: { type: "busy" } });
   }
-}
-
-function stream(request: StepRequest) {
-  const { params } = request;
-  return streamText({
-    model: request.model,
-    instructions: request.instructions,
-    messages: request.messages,
-    ...(request.tools ? { tools: request.tools } : {}),
-    ...(request.output ? { output: request.output } : {}),
-    // Lathe's tracer for the AI SDK's own spans, parented to the step's span.
-    ...(request.telemetry ? { telemetry: request.telemetry } : {}),
-    // Lathe retries itself (above), so that a retry is visible, abortable and never duplicates output.
-    maxRetries: 0,
-    // Errors arrive as stream parts and are recorded on the message; the default handler would also log them.
-    onError: () => {},
-    abortSignal: request.signal,
-    ...optional("temperature", params.temperature),
-    ...optional("topP", params.topP),
-    ...optional("maxOutputTokens", params.maxOutputTokens),
-    ...(Object.keys(params.providerOptions).length > 0 ? { providerOptions: params.providerOptions as never } : {}),
-    ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
-  }).stream;
-}
-
-/** `{ [key]: value }` when the value is defined, else `{}` — for optional settings under exactOptionalPropertyTypes. */
-export function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

@@ -1,4 +1,5 @@
-import type { LanguageModelUsage, TextStreamPart, ToolSet } from "ai";
+import type { LanguageModelUsage } from "ai";
+import type { ModelCallPart } from "./model-call.js";
 import type { ReasoningPart, TextPart, ToolPart } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import type { ToolCall } from "./tool-runner.js";
@@ -27,7 +28,8 @@ type ProviderMetadata = Record<string, Record<string, unknown>> | undefined;
  * switch has a default branch: the AI SDK adds part types in minor releases.
  */
 export async function processStepStream(
-  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+  /** The parts of one model call (see `model-call.ts`). */
+  stream: AsyncIterable<ModelCallPart>,
   recorder: TurnRecorder,
   tools: ReadonlyMap<string, Tool>,
   /** The workspace snapshot taken as the step began, recorded on its step-start part. */
@@ -62,7 +64,7 @@ export async function processStepStream(
   async function consume(): Promise<void> {
     for await (const chunk of stream) {
       switch (chunk.type) {
-        case "start-step":
+        case "model-call-start":
           recorder.add({ type: "step-start", ...(snapshot !== undefined ? { snapshot } : {}) });
           break;
         case "text-start":
@@ -136,7 +138,7 @@ export async function processStepStream(
           }
           break;
         }
-        case "finish-step":
+        case "model-call-end":
           stepFinished = true;
           out.finishReason = chunk.finishReason;
           out.usage = chunk.usage;
@@ -145,8 +147,6 @@ export async function processStepStream(
           out.error = chunk.error;
           break;
         case "abort":
-        case "finish":
-        case "start":
         case "tool-input-end":
           break;
         default:

@@ -21,7 +21,7 @@ export type OutputSchema<OUTPUT = unknown> = FlexibleSchema<OUTPUT>;
 
 /** What the turn keeps of a prompt's output schema. */
 export interface StructuredOutput {
-  /** The AI SDK's output specification, passed to every step's `streamText`. */
+  /** The AI SDK's output specification, passed to every step's model call (its response format). */
   readonly spec: OutputInterface<unknown, unknown, never>;
   /** The system prompt's paragraph stating the schema. */
   readonly instructions: string;

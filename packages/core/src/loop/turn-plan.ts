@@ -16,6 +16,7 @@ import { turnInstructions } from "./turn-mode.js";
 import { modelRef } from "../context/model-info.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { TurnTrace } from "./tracing.js";
+import { PromptPrefix } from "./prompt-prefix.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -45,6 +46,8 @@ export interface TurnPlan {
   compaction: CompactionContext;
   /** The model messages of steps already sent, so each request converts only the newest. */
   messageCache: ModelMessageCache;
+  /** The provider-level prompt of the turn's last request, so each request converts only what is new. */
+  promptPrefix: PromptPrefix;
   /** The turn's spans (no-ops when telemetry is off). */
   trace: TurnTrace;
   /** The prompt's structured output, set by `drive` once its schema is resolved. */
@@ -96,6 +99,7 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
     messageCache: new ModelMessageCache(),
+    promptPrefix: new PromptPrefix(),
     trace,
   };
 }

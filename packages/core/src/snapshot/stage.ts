@@ -13,7 +13,7 @@ import { freshState, loadState, saveState } from "./snapshot-state.js";
 import { fileStamp, workspaceExcludeFile } from "./workspace-excludes.js";
 import { splitNul } from "./git-lines.js";
 import { recordPaths, removeFromIndex } from "./shadow-index.js";
-import { seedFromWorkspace } from "./workspace-seed.js";
+import { plantSeed, readWorkspaceSeed } from "./workspace-seed.js";
 
 /** How many files are looked at concurrently. */
 const STAT_BATCH = 256;
@@ -26,11 +26,16 @@ type Verdict = "add" | "remove" | "large";
 
 /** Brings the shadow index in line with the workspace and returns the tree hash (`git write-tree`). */
 export async function stageWorkspace(repo: ShadowRepository, maxFileSize: number): Promise<string> {
-  await repo.ensureCreated();
+  // The repository is created while the workspace's own index is read (seeding writes only after).
+  const creating = repo.ensureCreated();
+  creating.catch(() => {}); // awaited below
   const stored = await loadState(repo.gitDir);
   const state = stored ?? freshState();
   // A new shadow repository of a git workspace starts from the workspace's index and objects.
-  const seeded = !stored && !(await exists(join(repo.gitDir, "index"))) && (await seedFromWorkspace(repo, maxFileSize));
+  const fresh = !stored && !(await exists(join(repo.gitDir, "index")));
+  const seed = fresh ? await readWorkspaceSeed(repo.target.gitPath, repo.workTree, maxFileSize) : undefined;
+  await creating;
+  const seeded = seed !== undefined && (await plantSeed(repo, seed));
   // The exclude file must be right before git lists anything (a first run, an edited or lost file).
   await writeExcludeFile(repo.gitDir, state.largeFiles, repo.selfExcludePattern());
   // A seeded index may hold tracked files the ignore rules cover: list them beside the main listing

@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { readGitIndex, type GitIndex } from "./git-index.js";
@@ -31,42 +31,73 @@ const CONVERTING_ATTRIBUTES = ["filter", "text", "eol", "crlf", "ident", "workin
 const GITLINK = 0o160000;
 const REGULAR_FILE_TYPE = 0o100000;
 
-/**
- * Seeds the shadow repository (which must have no index yet) from the workspace's repository.
- * Resolves true when it did; false when the workspace is not a git repository root or cannot be
- * used (the caller then stages the workspace from scratch).
- */
-export async function seedFromWorkspace(repo: ShadowRepository, maxFileSize: number): Promise<boolean> {
-  const dirs = await workspaceGitDirs(repo.workTree);
-  if (!dirs) return false;
-  const shadowIndex = join(repo.gitDir, "index");
-  const alternates = join(repo.gitDir, "objects", "info", "alternates");
-  try {
-    const objects = join(dirs.commonDir, "objects");
-    const [data, info, config, conversion] = await Promise.all([
-      readFile(join(dirs.gitDir, "index")),
-      stat(join(dirs.gitDir, "index")),
-      readFile(join(dirs.commonDir, "config"), "utf8").catch(() => ""),
-      workspaceConversion(repo.target.gitPath, repo.workTree),
-    ]);
-    if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(config) || conversion.crlf || !existsSync(objects)) return false;
-    const index = readGitIndex(data);
-    if (index.extensions.some((e) => UNSUPPORTED_EXTENSIONS.has(e.signature))) return false;
+/** What seeding reads from the workspace's repository, before anything is written. */
+export interface WorkspaceSeed {
+  /** The workspace repository's object store, borrowed through `alternates`. */
+  objects: string;
+  /** Where the workspace's index is, and its times (kept on the copy). */
+  indexPath: string;
+  indexTimes: { atime: Date; mtime: Date };
+  /** The index to write: the workspace's own bytes (copied as they are), or trimmed of extensions. */
+  trimmed: Buffer | undefined;
+  /** Entries the snapshot rules leave out, removed from the copy. */
+  dropped: string[];
+}
 
-    await mkdir(join(repo.gitDir, "objects", "info"), { recursive: true });
-    await writeFile(alternates, `${resolve(objects)}\n`);
-    await writeFile(shadowIndex, trimmedIndex(data, index));
-    // The copy keeps the original's time, so git still sees which entries are racily clean.
-    await utimes(shadowIndex, info.atime, info.mtime);
+/**
+ * Reads what seeding a shadow repository from the workspace's repository needs (it writes
+ * nothing, so it may run while the shadow repository is being created). Resolves undefined when
+ * the workspace is not a git repository root or cannot be used (the caller then stages the
+ * workspace from scratch).
+ */
+export async function readWorkspaceSeed(gitPath: string, workTree: string, maxFileSize: number): Promise<WorkspaceSeed | undefined> {
+  try {
+    const dirs = await workspaceGitDirs(workTree);
+    if (!dirs) return undefined;
+    const objects = join(dirs.commonDir, "objects");
+    const indexPath = join(dirs.gitDir, "index");
+    const [data, info, config, conversion] = await Promise.all([
+      readFile(indexPath),
+      stat(indexPath),
+      readFile(join(dirs.commonDir, "config"), "utf8").catch(() => ""),
+      workspaceConversion(gitPath, workTree, dirs.commonDir),
+    ]);
+    if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(config) || conversion.crlf || !existsSync(objects)) return undefined;
+    const index = readGitIndex(data);
+    if (index.extensions.some((e) => UNSUPPORTED_EXTENSIONS.has(e.signature))) return undefined;
 
     const dropped = new Set<string>();
+    let attributed = conversion.attributeSources;
     for (const entry of index.entries) {
       const large = (entry.mode & 0o170000) === REGULAR_FILE_TYPE && entry.size > maxFileSize;
       if (entry.stage !== 0 || entry.mode === GITLINK || entry.skipWorktree || entry.intentToAdd || large) dropped.add(entry.path);
+      if (!attributed && basename(entry.path) === ".gitattributes") attributed = true;
     }
-    const attributed = conversion.attributeSources || index.entries.some((e) => basename(e.path) === ".gitattributes");
-    if (attributed) for (const path of await convertedPaths(repo.target.gitPath, repo.workTree, index)) dropped.add(path);
-    await removeFromIndex(repo, [...dropped]);
+    if (attributed) for (const path of await convertedPaths(gitPath, workTree, index)) dropped.add(path);
+    // An index with nothing to trim is copied as it is (its checksum still holds).
+    const trimmed = index.extensions.every((e) => KEPT_EXTENSIONS.has(e.signature)) ? undefined : trimmedIndex(data, index);
+    return { objects, indexPath, indexTimes: { atime: info.atime, mtime: info.mtime }, trimmed, dropped: [...dropped] };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Seeds the shadow repository (created, with no index yet) from what {@link readWorkspaceSeed}
+ * read. Resolves false, leaving the repository unseeded, when that fails.
+ */
+export async function plantSeed(repo: ShadowRepository, seed: WorkspaceSeed): Promise<boolean> {
+  const shadowIndex = join(repo.gitDir, "index");
+  const alternates = join(repo.gitDir, "objects", "info", "alternates");
+  try {
+    await mkdir(join(repo.gitDir, "objects", "info"), { recursive: true });
+    await Promise.all([
+      writeFile(alternates, `${resolve(seed.objects)}\n`),
+      seed.trimmed ? writeFile(shadowIndex, seed.trimmed) : copyFile(seed.indexPath, shadowIndex),
+    ]);
+    // The copy keeps the original's time, so git still sees which entries are racily clean.
+    await utimes(shadowIndex, seed.indexTimes.atime, seed.indexTimes.mtime);
+    await removeFromIndex(repo, seed.dropped);
     return true;
   } catch {
     // Whatever went wrong, the shadow repository starts empty: the first snapshot hashes everything.
@@ -85,7 +116,7 @@ function trimmedIndex(data: Buffer, index: GitIndex): Buffer {
 }
 
 /** What in the user's git setup may convert files between disk and repository. */
-async function workspaceConversion(gitPath: string, workTree: string): Promise<{ crlf: boolean; attributeSources: boolean }> {
+async function workspaceConversion(gitPath: string, workTree: string, commonDir: string): Promise<{ crlf: boolean; attributeSources: boolean }> {
   const output = await userGit(gitPath, workTree, ["config", "-z", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"], [1]);
   const settings = new Map<string, string>();
   for (const item of splitNul(output)) {
@@ -96,8 +127,7 @@ async function workspaceConversion(gitPath: string, workTree: string): Promise<{
   const crlf = autocrlf !== undefined && autocrlf !== "false";
   const configHome = process.env.XDG_CONFIG_HOME || join(homedir(), ".config");
   const attributesFile = settings.get("core.attributesfile")?.replace(/^~(?=\/|$)/, homedir()) ?? join(configHome, "git", "attributes");
-  const dirs = await workspaceGitDirs(workTree);
-  const sources = [attributesFile, "/etc/gitattributes", ...(dirs ? [join(dirs.commonDir, "info", "attributes")] : [])];
+  const sources = [attributesFile, "/etc/gitattributes", join(commonDir, "info", "attributes")];
   return { crlf, attributeSources: sources.some((path) => existsSync(path)) };
 }
 

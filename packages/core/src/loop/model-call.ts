@@ -1,0 +1,82 @@
+import { experimental_streamLanguageModelCall as streamLanguageModelCall, type LanguageModelStreamPart, type ToolSet } from "ai";
+import type { StepRequest } from "./step-request.js";
+import { optional } from "./optional.js";
+import { ModelCallTelemetry } from "./model-call-telemetry.js";
+
+/** What a step's stream yields: the AI SDK's parts of one model call, or that the request was aborted. */
+export type ModelCallPart = LanguageModelStreamPart<ToolSet> | { type: "abort" };
+
+/**
+ * One model request as a stream of parts, through the AI SDK's single-call primitive
+ * (`streamLanguageModelCall`, what `streamText` runs for each of its steps): the prompt converted,
+ * tools offered, tool calls parsed and validated against their schemas, provider errors normalised
+ * and usage counted exactly as `streamText` does — without the multi-step machinery Lathe does not
+ * use (approval collection over the whole history, step stitching, a buffered copy of the stream
+ * and half a dozen stream transforms per part), which made each request cost more than the
+ * model's own stream.
+ *
+ * With `request.prefix`, only the messages added since the turn's last request are converted (see
+ * `PromptPrefix`) — unless telemetry records the prompt, which must then see all of it. With
+ * `request.telemetry`, the call is reported to the AI SDK's integrations as `streamText` reports it
+ * (see `model-call-telemetry.ts`). An abort ends the stream at once (a pending read is cancelled, even when the
+ * provider's body never settles) with an `abort` part; a failure to start becomes an `error` part.
+ */
+export async function* streamModelCall(request: StepRequest): AsyncGenerator<ModelCallPart> {
+  const { params, signal } = request;
+  const telemetry = request.telemetry ? new ModelCallTelemetry(request.telemetry) : undefined;
+  const prefix = telemetry?.recordsInputs ? undefined : request.prefix;
+  const { model, messages } = prefix ? prefix.prepare(request.model, request.messages) : request;
+  telemetry?.start(request.model, request.instructions, request.messages, params);
+  let reader: ReadableStreamDefaultReader<LanguageModelStreamPart<ToolSet>>;
+  try {
+    const call = await streamLanguageModelCall({
+      model,
+      instructions: request.instructions,
+      messages,
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.output ? { output: request.output } : {}),
+      abortSignal: signal,
+      ...optional("temperature", params.temperature),
+      ...optional("topP", params.topP),
+      ...optional("maxOutputTokens", params.maxOutputTokens),
+      ...(Object.keys(params.providerOptions).length > 0 ? { providerOptions: params.providerOptions as never } : {}),
+      ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
+      ...telemetry?.callOptions(),
+    });
+    reader = call.stream.getReader();
+  } catch (error) {
+    yield* ended(telemetry, signal.aborted ? { type: "abort" } : { type: "error", error });
+    return;
+  }
+  const cancel = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (signal.aborted) {
+        yield* ended(telemetry, { type: "abort" });
+        return;
+      }
+      if (done) {
+        finished = true;
+        telemetry?.end(undefined);
+        return;
+      }
+      telemetry?.observe(value);
+      yield value;
+    }
+  } catch (error) {
+    yield* ended(telemetry, signal.aborted ? { type: "abort" } : { type: "error", error });
+  } finally {
+    signal.removeEventListener("abort", cancel);
+    // A consumer that stopped early (or an abort) leaves the provider's stream to be cancelled.
+    if (!finished) cancel();
+  }
+}
+
+/** The last part of a call that failed or was aborted, reported to telemetry first. */
+function* ended(telemetry: ModelCallTelemetry | undefined, part: { type: "abort" } | { type: "error"; error: unknown }): Generator<ModelCallPart> {
+  telemetry?.end(part.type === "abort" ? { aborted: true } : { error: part.error });
+  yield part;
+}
