@@ -77,3 +77,21 @@ describe("the loop with the AI SDK's own MockLanguageModelV4", () => {
     expect(last).toEqual(fresh.doStreamCalls[0]!.prompt);
   });
 });
+
+describe("provider warnings", () => {
+  it("reach the AI SDK's AI_SDK_LOG_WARNINGS logger, as streamText reports them", async () => {
+    const seen: unknown[] = [];
+    const global = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+    global.AI_SDK_LOG_WARNINGS = (options: unknown) => seen.push(options);
+    try {
+      const chunks: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [{ type: "unsupported", feature: "topK" }] }, ...answer.slice(1)];
+      const model = new MockLanguageModelV4({ doStream: { stream: simulateReadableStream({ chunks }) } });
+      const agent = createAgent({ model, snapshots: false });
+      const session = await agent.sessions.create();
+      await agent.prompt(session.id, "hi");
+      expect(seen).toEqual([{ warnings: [{ type: "unsupported", feature: "topK" }], provider: "mock-provider", model: "mock-model-id" }]);
+    } finally {
+      delete global.AI_SDK_LOG_WARNINGS;
+    }
+  });
+});

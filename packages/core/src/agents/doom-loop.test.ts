@@ -15,6 +15,12 @@ describe("doom loop", () => {
     expect(isDoomLoop([call("read", { a: 1 }), call("read", { a: 2 })], "read", { a: 1 })).toBe(false);
     expect(isDoomLoop([call("read", { a: 1 }), call("grep", { a: 1 })], "read", { a: 1 })).toBe(false);
   });
+  it("looks only at the parts before the call's own (later parts of parallel calls do not count)", () => {
+    const parts = [call("read", { a: 1 }), call("read", { a: 1 }), call("read", { a: 1 }), call("grep", { a: 1 })];
+    expect(isDoomLoop(parts, "read", { a: 1 }, 2)).toBe(true);
+    expect(isDoomLoop(parts, "read", { a: 1 }, 1)).toBe(false);
+    expect(isDoomLoop(parts, "read", { a: 1 })).toBe(false);
+  });
   it("serialises keys in a stable order", () => {
     expect(stableJson({ b: { d: 1, c: 2 }, a: [3] })).toBe('{"a":[3],"b":{"c":2,"d":1}}');
   });

@@ -2,6 +2,7 @@ import { experimental_streamLanguageModelCall as streamLanguageModelCall, type L
 import type { StepRequest } from "./step-request.js";
 import { optional } from "./optional.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
+import { reportModelWarnings } from "./model-warnings.js";
 
 /** What a step's stream yields: the AI SDK's parts of one model call, or that the request was aborted. */
 export type ModelCallPart = LanguageModelStreamPart<ToolSet> | { type: "abort" };
@@ -64,6 +65,7 @@ export async function* streamModelCall(request: StepRequest): AsyncGenerator<Mod
         return;
       }
       telemetry?.observe(value);
+      if (value.type === "model-call-start") reportModelWarnings(value.warnings, request.model);
       yield value;
     }
   } catch (error) {

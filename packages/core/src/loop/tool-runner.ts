@@ -114,8 +114,8 @@ async function runCall(call: ToolCall, deps: ToolRunnerDeps): Promise<CallOutcom
   part.state = { status: "running", input, time: { start } };
   recorder.changed(part);
   try {
-    const previous = recorder.parts.slice(0, recorder.parts.indexOf(part));
-    if (isDoomLoop(previous, tool.name, input)) {
+    // The parts before this call (searched from the end: it is among the newest).
+    if (isDoomLoop(recorder.parts, tool.name, input, recorder.parts.lastIndexOf(part))) {
       await deps.gate.ask({
         sessionID: part.sessionID,
         agent: deps.agent,
