@@ -55,8 +55,9 @@ export class ModelCallTelemetry {
           (inner, t) => (t.executeLanguageModelCall ? () => t.executeLanguageModelCall!({ callId, execute: inner }) as PromiseLike<never> : inner),
           execute as () => PromiseLike<never>,
         )(),
-      onLanguageModelCallStart: (event) => this.each((t) => t.onLanguageModelCallStart?.({ ...this.base, ...event } as never)),
-      onLanguageModelCallEnd: (event) => this.each((t) => t.onLanguageModelCallEnd?.({ ...this.base, ...event } as never)),
+      // The call's own events as the primitive makes them: the integrations know the call's settings from its start.
+      onLanguageModelCallStart: (event) => this.each((t) => t.onLanguageModelCallStart?.(event as never)),
+      onLanguageModelCallEnd: (event) => this.each((t) => t.onLanguageModelCallEnd?.(event)),
     };
   }
 
