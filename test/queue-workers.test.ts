@@ -222,10 +222,12 @@ describe("many worker processes on one PostgreSQL", () => {
     expect(messages.map((m) => m.info.role)).toEqual(["user", "assistant"]);
     expect(messages[1]!.parts.find((p) => p.type === "tool")).toMatchObject({ tool: "deploy", state: { status: "completed" } });
     expect(texts(messages[1]!)).toEqual(["deploying for ask: prod/api", "answer to ask: prod/api"]);
-    const [resumeJob] = await queue.boss.findJobs(name, { key: session.id });
-    expect(resumeJob).toBeDefined();
-    const outcomes = await queue.boss.findJobs(name, { key: session.id });
-    expect(outcomes.map((j) => (j.output as { worker?: string } | undefined)?.worker).filter(Boolean)).toEqual(expect.arrayContaining([firstID, secondID]));
+    // The resume job's outcome is recorded once the worker has finished the turn, a moment after
+    // the message is stored: wait for both jobs' outcomes.
+    const workersOf = async () =>
+      (await queue.boss.findJobs(name, { key: session.id })).map((j) => (j.output as { worker?: string } | undefined)?.worker).filter(Boolean);
+    await until(async () => (await workersOf()).length >= 2, 30_000, "both jobs' outcomes");
+    expect(await workersOf()).toEqual(expect.arrayContaining([firstID, secondID]));
     second.child.kill("SIGTERM");
     await second.exited;
     await queue.close();

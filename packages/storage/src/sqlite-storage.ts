@@ -12,6 +12,7 @@ import { immediateTransaction, migrateSqlite } from "./sqlite-migrations.js";
 import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
 import { keepIntact, parseJoinedRecords, parseStoredRecord } from "./stored-record.js";
 import { validateBatch, type WriteBatch } from "./write-batch.js";
+import { whileBusy } from "./sqlite-busy.js";
 
 /** The schema, one step per version. Records are JSON text; the columns beside it are for lookups. */
 const MIGRATIONS: Array<Migration<DatabaseSync>> = [
@@ -125,8 +126,10 @@ export class SqliteStorage implements Storage {
     this.onCorrupt = options.onCorrupt ?? warnCorruptRecord;
     this.db = openDatabase(this.path, options);
     try {
-      this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"};`);
-      this.version = migrateSqlite(this.db, this.path, MIGRATIONS);
+      this.version = whileBusy(options.busyTimeoutMs ?? 5_000, () => {
+        this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"};`);
+        return migrateSqlite(this.db, this.path, MIGRATIONS);
+      });
     } catch (error) {
       this.db.close();
       throw openError(this.path, error);
