@@ -92,4 +92,13 @@ describe("ModelMessageCache", () => {
     cache.changed(deep);
     expect(toModelMessages([message], { model, cache })).toEqual(toModelMessages([message], { model }));
   });
+
+  it("converts a user message again when one of its parts was replaced by a new object", () => {
+    const cache = new ModelMessageCache();
+    const history = [userMsg("msg_u", "go"), steps(1)];
+    toModelMessages(history, { model, cache });
+    const parts = history[0]!.parts;
+    parts[0] = { ...(parts[0] as Part & { text: string }), text: "stop" } as Part;
+    expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
+  });
 });

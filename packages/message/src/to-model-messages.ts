@@ -45,7 +45,8 @@ interface CachedSegment {
 
 /** A user message's conversion (undefined when nothing of it is sent). */
 interface CachedUser {
-  count: number;
+  /** The parts it was made from, by identity. */
+  parts: Part[];
   dirty: boolean;
   out: UserModelMessage | undefined;
   layout?: undefined;
@@ -70,10 +71,11 @@ interface Layout {
  * and gets back the very same message objects for what did not change (which lets a caller keep its
  * own conversions of them).
  *
- * The cache trusts what it is told: a message or step is reused while it has the same parts (by
- * identity and count) and none of them was reported changed. Call {@link ModelMessageCache.changed}
- * for a part edited in place, {@link ModelMessageCache.clear} after edits it cannot be told about
- * (parts removed, a history rewritten). Parts appended at the end need no report.
+ * The cache trusts what it is told: a user message is reused while it has the same part objects and
+ * none was reported changed; a step while it has the same first part and count and none of its parts
+ * was reported changed. Call {@link ModelMessageCache.changed} for a part edited in place,
+ * {@link ModelMessageCache.clear} after edits it cannot be told about (parts of an assistant message
+ * removed or replaced by new objects, a history rewritten). Parts appended at the end need no report.
  */
 export class ModelMessageCache {
   private segments = new WeakMap<Part, CachedSegment>();
@@ -104,8 +106,8 @@ export class ModelMessageCache {
    */
   user(parts: Part[], convert: () => UserModelMessage | undefined): UserModelMessage | undefined {
     const cached = this.users.get(parts);
-    if (cached && !cached.dirty && cached.count === parts.length) return cached.out;
-    const entry: CachedUser = { count: parts.length, dirty: false, out: convert() };
+    if (cached && !cached.dirty && samePartObjects(cached.parts, parts)) return cached.out;
+    const entry: CachedUser = { parts: parts.slice(), dirty: false, out: convert() };
     this.users.set(parts, entry);
     for (const part of parts) this.owner.set(part, entry);
     return entry.out;
@@ -152,6 +154,12 @@ export class ModelMessageCache {
     for (let i = start; i < end; i++) this.owner.set(parts[i]!, entry);
     return entry.out;
   }
+}
+
+function samePartObjects(a: readonly Part[], b: readonly Part[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A referenced file (`@path`) of these types travels as the synthetic text written beside it. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel, LanguageModelStreamPart, LanguageModelUsage, ModelMessage, Telemetry, TelemetryOptions, ToolSet } from "ai";
 import type { ChatParams } from "../agents/hooks.js";
+import { NULL_USAGE } from "./step-framing.js";
 
 /** The options of `streamLanguageModelCall` that carry telemetry. */
 export interface CallTelemetryOptions {
@@ -25,10 +26,24 @@ export class ModelCallTelemetry {
   private text = "";
   private readonly toolCalls: unknown[] = [];
   private finish: Extract<LanguageModelStreamPart<ToolSet>, { type: "model-call-end" }> | undefined;
+  private failure: { error: unknown } | undefined;
+  /** The provider call as reported: started (with what it was), and whether the primitive reported its end. */
+  private call: { provider: string; modelId: string; started: number; ended: boolean } | undefined;
 
-  constructor(options: TelemetryOptions) {
-    const given = options.integrations;
-    this.integrations = given === undefined ? [] : Array.isArray(given) ? given : [given as Telemetry];
+  /**
+   * The reporter of one call, or undefined when nothing would hear it: Lathe's telemetry off (or
+   * `isEnabled: false`) and no integration registered with the SDK's `registerTelemetry` — the
+   * integrations `streamText` falls back to as well.
+   */
+  static for(options: TelemetryOptions | undefined): ModelCallTelemetry | undefined {
+    if (options?.isEnabled === false) return undefined;
+    const given = options?.integrations;
+    const integrations = given === undefined ? registeredIntegrations() : Array.isArray(given) ? [...(given as Telemetry[])] : [given as Telemetry];
+    return integrations.length > 0 ? new ModelCallTelemetry(options ?? {}, integrations) : undefined;
+  }
+
+  private constructor(options: TelemetryOptions, integrations: Telemetry[]) {
+    this.integrations = integrations;
     this.base = { callId: this.callId, recordInputs: options.recordInputs !== false, recordOutputs: options.recordOutputs !== false, functionId: options.functionId };
   }
 
@@ -56,21 +71,29 @@ export class ModelCallTelemetry {
           execute as () => PromiseLike<never>,
         )(),
       // The call's own events as the primitive makes them: the integrations know the call's settings from its start.
-      onLanguageModelCallStart: (event) => this.each((t) => t.onLanguageModelCallStart?.(event as never)),
-      onLanguageModelCallEnd: (event) => this.each((t) => t.onLanguageModelCallEnd?.(event)),
+      onLanguageModelCallStart: (event) => {
+        this.call = { provider: event.provider, modelId: event.modelId, started: Date.now(), ended: false };
+        this.each((t) => t.onLanguageModelCallStart?.(event as never));
+      },
+      onLanguageModelCallEnd: (event) => {
+        if (this.call) this.call.ended = true;
+        this.each((t) => t.onLanguageModelCallEnd?.(event));
+      },
     };
   }
 
   /** Keeps what the step's end reports: the finish, and (when outputs are recorded) the text and tool calls. */
   observe(part: LanguageModelStreamPart<ToolSet> | { type: "abort" }): void {
     if (part.type === "model-call-end") this.finish = part;
+    else if (part.type === "error") this.failure ??= { error: part.error };
     else if (!this.base.recordOutputs) return;
     else if (part.type === "text-delta") this.text += part.text;
     else if (part.type === "tool-call") this.toolCalls.push(part);
   }
 
-  /** The step and the operation end: with the call's finish, or with `error`, or as aborted. */
-  end(outcome: { error: unknown } | { aborted: true } | undefined): void {
+  /** The step and the operation end: with the call's finish, or with `error` (given, or streamed), or as aborted. */
+  end(given: { error: unknown } | { aborted: true } | undefined): void {
+    const outcome = given ?? this.failure;
     if (outcome && "error" in outcome) {
       const event = { ...this.base, error: outcome.error };
       this.each((t) => t.onStepError?.(event as never));
@@ -81,9 +104,16 @@ export class ModelCallTelemetry {
       this.each((t) => t.onAbort?.({ ...this.base, steps: [] } as never));
       return;
     }
-    const usage: LanguageModelUsage | undefined = this.finish?.usage;
+    const usage: LanguageModelUsage = this.finish?.usage ?? NULL_USAGE;
     const finishReason = this.finish?.finishReason ?? "other";
     const providerMetadata = this.finish?.providerMetadata;
+    // A stream that stopped without a finish never had its provider call reported ended: end it here.
+    if (this.call && !this.call.ended) {
+      const responseTimeMs = Date.now() - this.call.started;
+      const performance = { responseTimeMs, effectiveOutputTokensPerSecond: 0, effectiveTotalTokensPerSecond: 0, outputTokensPerSecond: undefined, inputTokensPerSecond: undefined, timeToFirstOutputMs: undefined };
+      const event = { callId: this.callId, provider: this.call.provider, modelId: this.call.modelId, finishReason, usage, content: [], responseId: undefined, performance };
+      this.each((t) => t.onLanguageModelCallEnd?.(event as never));
+    }
     const step = { ...this.base, stepNumber: 0, finishReason, usage, providerMetadata };
     this.each((t) => t.onStepEnd?.(step as never));
     this.each((t) =>
@@ -113,4 +143,10 @@ export class ModelCallTelemetry {
       }
     }
   }
+}
+
+/** The integrations registered with the AI SDK's `registerTelemetry` (kept on a global by the SDK). */
+function registeredIntegrations(): Telemetry[] {
+  const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: Telemetry[] }).AI_SDK_TELEMETRY_INTEGRATIONS;
+  return Array.isArray(registered) ? [...registered] : [];
 }

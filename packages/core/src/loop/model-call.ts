@@ -3,6 +3,7 @@ import type { StepRequest } from "./step-request.js";
 import { optional } from "./optional.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
 import { reportModelWarnings } from "./model-warnings.js";
+import { StepFraming } from "./step-framing.js";
 
 /** What a step's stream yields: the AI SDK's parts of one model call, or that the request was aborted. */
 export type ModelCallPart = LanguageModelStreamPart<ToolSet> | { type: "abort" };
@@ -19,18 +20,36 @@ export type ModelCallPart = LanguageModelStreamPart<ToolSet> | { type: "abort" }
  * With `request.prefix`, only the messages added since the turn's last request are converted (see
  * `PromptPrefix`) — unless telemetry records the prompt, which must then see all of it. With
  * `request.telemetry`, the call is reported to the AI SDK's integrations as `streamText` reports it
- * (see `model-call-telemetry.ts`). An abort ends the stream at once (a pending read is cancelled, even when the
- * provider's body never settles) with an `abort` part; a failure to start becomes an `error` part.
+ * (see `model-call-telemetry.ts`); so are calls when the host registered integrations with the
+ * SDK's `registerTelemetry`, as under `streamText`. The parts are framed as `streamText` frames a
+ * step (see `step-framing.ts`). An abort ends the stream at once — while the request is being set
+ * up, or with a read pending even when the provider's body never settles — with an `abort` part; a
+ * failure to start becomes an `error` part.
  */
 export async function* streamModelCall(request: StepRequest): AsyncGenerator<ModelCallPart> {
   const { params, signal } = request;
-  const telemetry = request.telemetry ? new ModelCallTelemetry(request.telemetry) : undefined;
+  const telemetry = ModelCallTelemetry.for(request.telemetry);
   const prefix = telemetry?.recordsInputs ? undefined : request.prefix;
   const { model, messages } = prefix ? prefix.prepare(request.model, request.messages) : request;
   telemetry?.start(request.model, request.instructions, request.messages, params);
-  let reader: ReadableStreamDefaultReader<LanguageModelStreamPart<ToolSet>>;
+
+  // Listening from the start: an abort while the request is still being set up (a provider or a
+  // middleware that ignores the signal) ends the step at once too.
+  let reader: ReadableStreamDefaultReader<LanguageModelStreamPart<ToolSet>> | undefined;
+  let onAbort!: () => void;
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => {
+      resolve(undefined);
+      if (reader) void reader.cancel(signal.reason).catch(() => {});
+    };
+  });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+
+  const framing = new StepFraming();
+  let finished = false;
   try {
-    const call = await streamLanguageModelCall({
+    const starting = streamLanguageModelCall({
       model,
       instructions: request.instructions,
       messages,
@@ -44,15 +63,14 @@ export async function* streamModelCall(request: StepRequest): AsyncGenerator<Mod
       ...(Object.keys(params.headers).length > 0 ? { headers: params.headers } : {}),
       ...telemetry?.callOptions(),
     });
+    const call = await Promise.race([starting, aborted]);
+    if (!call || signal.aborted) {
+      // The call may still start later: its stream is cancelled then.
+      void starting.then((late) => late.stream.cancel(signal.reason).catch(() => {}), () => {});
+      yield* ended(telemetry, { type: "abort" });
+      return;
+    }
     reader = call.stream.getReader();
-  } catch (error) {
-    yield* ended(telemetry, signal.aborted ? { type: "abort" } : { type: "error", error });
-    return;
-  }
-  const cancel = () => void reader.cancel(signal.reason).catch(() => {});
-  signal.addEventListener("abort", cancel, { once: true });
-  let finished = false;
-  try {
     for (;;) {
       const { done, value } = await reader.read();
       if (signal.aborted) {
@@ -61,19 +79,25 @@ export async function* streamModelCall(request: StepRequest): AsyncGenerator<Mod
       }
       if (done) {
         finished = true;
+        for (const part of framing.close()) {
+          telemetry?.observe(part);
+          yield part;
+        }
         telemetry?.end(undefined);
         return;
       }
-      telemetry?.observe(value);
-      if (value.type === "model-call-start") reportModelWarnings(value.warnings, request.model);
-      yield value;
+      for (const part of framing.frame(value)) {
+        telemetry?.observe(part);
+        if (part.type === "model-call-start") reportModelWarnings(part.warnings, request.model);
+        yield part;
+      }
     }
   } catch (error) {
     yield* ended(telemetry, signal.aborted ? { type: "abort" } : { type: "error", error });
   } finally {
-    signal.removeEventListener("abort", cancel);
+    signal.removeEventListener("abort", onAbort);
     // A consumer that stopped early (or an abort) leaves the provider's stream to be cancelled.
-    if (!finished) cancel();
+    if (!finished && reader) void reader.cancel(signal.reason).catch(() => {});
   }
 }
 

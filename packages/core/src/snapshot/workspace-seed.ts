@@ -13,7 +13,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { readGitIndex, type GitIndex } from "./git-index.js";
@@ -35,11 +35,10 @@ const REGULAR_FILE_TYPE = 0o100000;
 export interface WorkspaceSeed {
   /** The workspace repository's object store, borrowed through `alternates`. */
   objects: string;
-  /** Where the workspace's index is, and its times (kept on the copy). */
-  indexPath: string;
+  /** The index to write: the bytes read (so the entries judged are the entries written), less the extensions not inherited. */
+  index: Buffer;
+  /** The workspace index's times, kept on the copy. */
   indexTimes: { atime: Date; mtime: Date };
-  /** The index to write: the workspace's own bytes (copied as they are), or trimmed of extensions. */
-  trimmed: Buffer | undefined;
   /** Entries the snapshot rules leave out, removed from the copy. */
   dropped: string[];
 }
@@ -74,9 +73,9 @@ export async function readWorkspaceSeed(gitPath: string, workTree: string, maxFi
       if (!attributed && basename(entry.path) === ".gitattributes") attributed = true;
     }
     if (attributed) for (const path of await convertedPaths(gitPath, workTree, index)) dropped.add(path);
-    // An index with nothing to trim is copied as it is (its checksum still holds).
-    const trimmed = index.extensions.every((e) => KEPT_EXTENSIONS.has(e.signature)) ? undefined : trimmedIndex(data, index);
-    return { objects, indexPath, indexTimes: { atime: info.atime, mtime: info.mtime }, trimmed, dropped: [...dropped] };
+    // An index with nothing to trim is written as it was read (its checksum still holds).
+    const written = index.extensions.every((e) => KEPT_EXTENSIONS.has(e.signature)) ? data : trimmedIndex(data, index);
+    return { objects, index: written, indexTimes: { atime: info.atime, mtime: info.mtime }, dropped: [...dropped] };
   } catch {
     return undefined;
   }
@@ -93,7 +92,7 @@ export async function plantSeed(repo: ShadowRepository, seed: WorkspaceSeed): Pr
     await mkdir(join(repo.gitDir, "objects", "info"), { recursive: true });
     await Promise.all([
       writeFile(alternates, `${resolve(seed.objects)}\n`),
-      seed.trimmed ? writeFile(shadowIndex, seed.trimmed) : copyFile(seed.indexPath, shadowIndex),
+      writeFile(shadowIndex, seed.index),
     ]);
     // The copy keeps the original's time, so git still sees which entries are racily clean.
     await utimes(shadowIndex, seed.indexTimes.atime, seed.indexTimes.mtime);
