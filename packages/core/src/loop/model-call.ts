@@ -86,11 +86,11 @@ export async function* streamModelCall(request: StepRequest): AsyncGenerator<Mod
         telemetry?.end(undefined);
         return;
       }
-      for (const part of framing.frame(value)) {
-        telemetry?.observe(part);
-        if (part.type === "model-call-start") reportModelWarnings(part.warnings, request.model);
-        yield part;
-      }
+      const start = framing.frame(value);
+      if (start) yield start;
+      telemetry?.observe(value);
+      if (value.type === "model-call-start") reportModelWarnings(value.warnings, request.model);
+      yield value;
     }
   } catch (error) {
     yield* ended(telemetry, signal.aborted ? { type: "abort" } : { type: "error", error });

@@ -24,13 +24,16 @@ export class StepFraming {
   private ended = false;
   private output = false;
 
-  /** The parts to pass on for `part`: the part, after a start when it is the first. */
-  frame(part: Part): Part[] {
+  /**
+   * Notes `part`, about to be passed on; returns the start to pass on before it when it is the
+   * step's first part and not a start itself.
+   */
+  frame(part: Part): Part | undefined {
     if (part.type === "model-call-end" || part.type === "error") this.ended = true;
-    else if (isOutput(part)) this.output = true;
-    if (this.started) return [part];
+    else if (!this.output && isOutput(part)) this.output = true;
+    if (this.started) return undefined;
     this.started = true;
-    return part.type === "model-call-start" ? [part] : [{ type: "model-call-start", warnings: [] }, part];
+    return part.type === "model-call-start" ? undefined : { type: "model-call-start", warnings: [] };
   }
 
   /** What the step still lacks once the stream is done. */
