@@ -47,13 +47,6 @@ export class PromptPrefix {
     return { model: wrapped, messages: reused > 0 ? messages.slice(reused) : messages };
   }
 
-  /** Forgets the remembered prompt (the next request converts its whole history). */
-  clear(): void {
-    this.sent = [];
-    this.converted = [];
-    this.model = undefined;
-  }
-
   private remember(model: LanguageModel, messages: readonly ModelMessage[], converted: readonly LanguageModelV4Message[]): void {
     this.model = model;
     this.sent = messages;

@@ -39,7 +39,6 @@ export async function processStepStream(
   const texts = new Map<string, TextPart>();
   const reasonings = new Map<string, ReasoningPart>();
   const toolParts = new Map<string, ToolPart>();
-  let stepFinished = false;
 
   const toolPart = (callID: string, toolName: string): ToolPart => {
     let part = toolParts.get(callID);
@@ -53,10 +52,9 @@ export async function processStepStream(
   try {
     await consume();
   } catch (error) {
-    // A stream that throws (connection lost, abort) ends the step like an error part would — unless
-    // the step had already finished: the model's output is complete then, and what failed is the
-    // SDK's bookkeeping after it (it deep-copies tool input, which overflows on hostile nesting).
-    if (!stepFinished) out.error = error;
+    // The model call turns its own failures into error parts; whatever else throws ends the step
+    // like an error part would.
+    out.error = error;
   }
   closeOpenParts(recorder, texts, reasonings);
   return out;
@@ -139,7 +137,6 @@ export async function processStepStream(
           break;
         }
         case "model-call-end":
-          stepFinished = true;
           out.finishReason = chunk.finishReason;
           out.usage = chunk.usage;
           break;
