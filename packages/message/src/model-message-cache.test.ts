@@ -101,4 +101,20 @@ describe("ModelMessageCache", () => {
     parts[0] = { ...(parts[0] as Part & { text: string }), text: "stop" } as Part;
     expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
   });
+
+  it("keeps a step's messages when only a part the conversion never reads changed (a snapshot landing on its bounds)", () => {
+    const cache = new ModelMessageCache();
+    const message = steps(2);
+    message.parts.push({ type: "step-finish", snapshot: undefined } as unknown as Part);
+    const before = toModelMessages([message], { model, cache });
+    message.parts.push(...steps(3).parts.slice(6));
+    toModelMessages([message], { model, cache });
+    for (const bound of message.parts.filter((p) => p.type === "step-start" || p.type === "step-finish")) {
+      (bound as Part & { snapshot?: string }).snapshot = "tree";
+      cache.changed(bound);
+    }
+    const after = toModelMessages([message], { model, cache });
+    expect(after).toEqual(toModelMessages([message], { model }));
+    for (let i = 0; i < before.length; i++) expect(after[i]).toBe(before[i]);
+  });
 });

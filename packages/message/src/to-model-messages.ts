@@ -84,10 +84,15 @@ export class ModelMessageCache {
   /** The cached step or user message each part belongs to. */
   private owner = new WeakMap<Part, CachedSegment | CachedUser>();
 
-  /** Reports a part edited in place: the step or message holding it is converted again. */
+  /**
+   * Reports a part edited in place: the step or message holding it is converted again — unless it
+   * is a part a step's conversion never reads (a step's bounds with their snapshots and usage, a
+   * patch, a retry), which changes nothing the model sees.
+   */
   changed(part: Part): void {
     const entry = this.owner.get(part);
     if (!entry) return;
+    if (entry.layout && !STEP_CONTENT.has(part.type)) return;
     entry.dirty = true;
     if (entry.layout) entry.layout.assembled = undefined;
   }
@@ -283,6 +288,9 @@ function stepStarts(parts: Part[]): number[] {
   for (let i = 1; i < parts.length; i++) if (parts[i]!.type === "step-start") starts.push(i);
   return starts;
 }
+
+/** The part types {@link segmentMessages} reads; the others of a step leave its messages as they are. */
+const STEP_CONTENT: ReadonlySet<Part["type"]> = new Set(["text", "reasoning", "file", "tool"]);
 
 /** One step's parts as an assistant message and, when it called tools, a tool message with their results. */
 function segmentMessages(parts: Part[], start: number, end: number, replayMetadata: boolean): ModelMessage[] {
