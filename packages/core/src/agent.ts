@@ -1,4 +1,4 @@
-import { AgentClosedError, InvalidInputError, SessionBusyError } from "./errors.js";
+import { AgentClosedError, FileUrlRefusedError, InvalidInputError, SessionBusyError } from "./errors.js";
 import type { AgentEvent, AgentEventMap } from "./events.js";
 import type { AgentOptions, PromptInput, PromptOptions } from "./options.js";
 import type { AgentDefinition } from "./agents/registry.js";
@@ -96,6 +96,10 @@ export class Agent {
       throw new InvalidInputError("The prompt is empty.");
     }
     if (options.agent !== undefined) this.runtime.agents.get(options.agent);
+    if (typeof input !== "string" && this.runtime.options.fileUrls !== true) {
+      const local = input.find((part) => part.type === "file" && typeof part.url === "string" && /^file:/i.test(part.url.trim()));
+      if (local?.type === "file") throw new FileUrlRefusedError(local.url);
+    }
     if (options.messageID !== undefined && !/^msg_[0-9A-Za-z]{1,64}$/.test(options.messageID)) {
       throw new InvalidInputError(`messageID must be a message id made by createId("message"), got ${JSON.stringify(options.messageID)}.`);
     }

@@ -35,6 +35,34 @@ export class InvalidInputError extends Error {
 }
 
 /**
+ * Thrown by `agent.prompt` (synchronously, before anything is stored) for a file part that names a
+ * local file by `file:` URL when the host has not opted in with `createAgent({ fileUrls: true })`:
+ * a client must not make the agent read whatever path it names (`/etc/shadow`, another tenant's folder).
+ */
+export class FileUrlRefusedError extends Error {
+  override readonly name = "FileUrlRefusedError";
+  constructor(readonly url: string) {
+    super(`The prompt attaches a local file by URL (${url.length > 200 ? `${url.slice(0, 200)}…` : url}); file: URLs are refused unless the host allows them (createAgent({ fileUrls: true })). Send the file's content as a data: URL instead.`);
+  }
+}
+
+/**
+ * Thrown when a client answers an approval request that is not its own: the request belongs to a
+ * session other than the one the client named, and not to one of that session's subagent sessions.
+ * Nothing is answered. (`agent.permissions.reply`, the host's own, is not scoped.)
+ */
+export class ApprovalScopeError extends Error {
+  override readonly name = "ApprovalScopeError";
+  constructor(
+    readonly requestID: string,
+    /** The session the client named. */
+    readonly sessionID: string,
+  ) {
+    super(`The permission request ${JSON.stringify(requestID)} does not belong to session ${sessionID} or its subagent sessions: it cannot be answered from there.`);
+  }
+}
+
+/**
  * Thrown by {@link Agent.sessions}' `compact` when a budget of the session (its own limits or the
  * agent's) is already reached: a summary would spend more, so nothing runs and nothing is written.
  */

@@ -21,9 +21,10 @@ export type {
   TelemetryOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
+export { SessionBusyError, SessionNotFoundError, InvalidInputError, FileUrlRefusedError, ApprovalScopeError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
 export { DEFAULT_OUTPUT_REPAIRS, type OutputSchema } from "./loop/structured-output.js";
 export type { PermissionRules } from "./agents/agent-permissions.js";
+export { WorkspaceTrustSchema, type WorkspaceTrust } from "./agents/workspace-trust.js";
 export { DeniedError, RejectedError, CorrectedError, NotFoundError, PermissionMode } from "@lathe/permission";
 export { SkillCatalog, SkillFrontMatter, SKILL_FOLDERS, SKILL_FILE, type Skill, type SkillDiscovery, type SkillsOptions } from "./agents/skill-catalog.js";
 export { CommandCatalog, CommandFrontMatter, COMMAND_FOLDERS, type Command, type CommandConfig, type CommandDiscovery, type CommandsOptions } from "./agents/command-catalog.js";

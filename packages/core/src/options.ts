@@ -11,6 +11,7 @@ import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
 import type { PermissionMode } from "@lathe/permission";
 import type { SkillsOptions } from "./agents/skill-catalog.js";
 import type { CommandsOptions } from "./agents/command-catalog.js";
+import type { WorkspaceTrust } from "./agents/workspace-trust.js";
 
 export type { ApproveFn, HandOffReply, HandedOffReply, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
@@ -59,6 +60,25 @@ export interface AgentOptions {
   model: LanguageModel;
   /** The workspace directory; default `process.cwd()`. */
   cwd?: string;
+  /**
+   * Whether the host trusts the workspace at `cwd`; default `"untrusted"`. Ask the user once per
+   * workspace, as editors do, before passing `"trusted"`. In an untrusted workspace nothing the
+   * repository controls runs or is loaded without an ask: formatters and language servers (`lsp`)
+   * come from the host's PATH or Lathe's own dependencies — never the repository's `node_modules`,
+   * virtualenvs, or configs that execute code (prettier's JS configs and plugins; rust-analyzer and
+   * rustfmt do not run) — and a project command's front matter cannot pick the agent that answers
+   * it. `"trusted"` lets the repository's own formatter and servers run. See docs/permissions.md
+   * ("A hostile repository").
+   */
+  trust?: WorkspaceTrust;
+  /**
+   * Whether a prompt's file parts may name local files by `file:` URL; default false: such a prompt
+   * is refused with a `FileUrlRefusedError` before anything is stored. When true, each file is read
+   * only after a `read` ask (and an `external_directory` ask outside the workspace) for its real
+   * path, symlinks resolved — as the `read` tool would. A host relaying remote clients' prompts
+   * should leave it off.
+   */
+  fileUrls?: boolean;
   /** Where sessions live; default a new `MemoryStorage`. */
   storage?: Storage;
   /** Answers approval requests inline; see {@link ApproveFn}. Without it, requests wait for `agent.permissions.reply()`. */

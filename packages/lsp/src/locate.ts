@@ -24,31 +24,56 @@ export function invocation(file: string, args: string[] = []): Invocation {
   return /\.(c|m)?js$/.test(real) ? { command: process.execPath, args: [real, ...args] } : { command: real, args };
 }
 
-/** The executable `name` on PATH. */
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/**
+ * Whether `dir` is a PATH entry the workspace may control: a relative one (`.`, `node_modules/.bin`,
+ * resolved against whatever folder a program starts in) or one inside `workspace`.
+ */
+function workspaceEntry(dir: string, workspace: string | undefined): boolean {
+  if (!path.isAbsolute(dir)) return true;
+  if (workspace === undefined) return false;
+  const rel = path.relative(path.resolve(workspace), path.resolve(dir));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/**
+ * The executable `name` on PATH. PATH entries the workspace controls — relative ones, and those
+ * inside `workspace` when given — are skipped: a bare name never resolves to a repository's own copy.
+ */
+export function onPath(name: string, workspace?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (path.isAbsolute(name)) return isFile(name) ? name : undefined;
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (dir && isFile(path.join(dir, name))) return path.join(dir, name);
+    if (!dir || workspaceEntry(dir, workspace)) continue;
+    if (isFile(path.join(dir, name))) return path.join(dir, name);
   }
   return undefined;
 }
 
-/** `node_modules/.bin/<name>` in `from` or a folder above it (up to the filesystem root). */
-export function localBin(from: string, name: string): string | undefined {
-  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    const bin = path.join(dir, "node_modules", ".bin", name);
-    if (isFile(bin)) return bin;
-    if (path.dirname(dir) === dir) return undefined;
+/** PATH without the entries the workspace controls (see {@link onPath}): the PATH of processes started for an untrusted workspace. */
+export function hostPath(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  return (env.PATH ?? "").split(path.delimiter).filter((dir) => dir && !workspaceEntry(dir, workspace)).join(path.delimiter);
+}
+
+/** The folders from `from` up to `stop` (both included); only `from` itself when it lies outside `stop`. */
+function foldersUpTo(from: string, stop: string): string[] {
+  const start = path.resolve(from);
+  const end = path.resolve(stop);
+  const rel = path.relative(end, start);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return [start];
+  const out: string[] = [];
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    out.push(dir);
+    if (dir === end || path.dirname(dir) === dir) return out;
   }
 }
 
-/** `node_modules/<pkg>/<file>` in `from` or above. */
-export function localPackageFile(from: string, pkg: string, file: string): string | undefined {
-  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", pkg, file);
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+/** `node_modules/.bin/<name>` in `from` or a folder above it, never above the workspace root `stop`. */
+export function localBin(from: string, name: string, stop: string): string | undefined {
+  return foldersUpTo(from, stop).map((dir) => path.join(dir, "node_modules", ".bin", name)).find(isFile);
+}
+
+/** `node_modules/<pkg>/<file>` in `from` or above, never above the workspace root `stop`. */
+export function localPackageFile(from: string, pkg: string, file: string, stop: string): string | undefined {
+  return foldersUpTo(from, stop).map((dir) => path.join(dir, "node_modules", pkg, file)).find((candidate) => existsSync(candidate));
 }
 
 /** A file of a package installed beside `@lathe/lsp` (the bundled fallback), if any. */

@@ -6,7 +6,7 @@ import { nearestRoot } from "./locate.js";
 import { LspOptionsSchema, type LspOptions } from "./options.js";
 import { likelyDependents } from "./related-files.js";
 import { runFormatter } from "./run-formatter.js";
-import { serverDefinitions, type ServerDefinition } from "./servers.js";
+import { serverDefinitions, type LaunchWorkspace, type ServerDefinition } from "./servers.js";
 import { lastLines } from "./stderr-tail.js";
 import { withDeadline } from "./wait.js";
 
@@ -14,6 +14,8 @@ import { withDeadline } from "./wait.js";
 interface ServerSlot {
   server: ServerDefinition;
   root: string;
+  /** The workspace it was started for: what it may run depends on whether the host trusts it. */
+  workspace: LaunchWorkspace;
   client?: Promise<ServerClient>;
   failures: number;
   off: boolean;
@@ -66,7 +68,8 @@ export class Lsp implements Diagnostics {
 
   prompt(): string | undefined {
     // Only the servers that can run here (their program found from the host's folder or on PATH).
-    this.installed ??= this.servers.filter((s) => s.launch(process.cwd()) !== undefined);
+    // Judged as for an untrusted workspace: a server counts only when the host itself has it.
+    this.installed ??= this.servers.filter((s) => s.launch(process.cwd(), { cwd: process.cwd(), trusted: false }) !== undefined);
     if (this.installed.length === 0) return undefined;
     const languages = this.installed.map((s) => `${s.id} (${s.extensions.join(" ")})`).join(", ");
     return [
@@ -76,11 +79,11 @@ export class Lsp implements Diagnostics {
     ].join("\n");
   }
 
-  async sync(files: string[], options: { cwd: string; signal?: AbortSignal; related?: boolean }): Promise<DiagnosticsReport> {
+  async sync(files: string[], options: { cwd: string; trusted?: boolean; signal?: AbortSignal; related?: boolean }): Promise<DiagnosticsReport> {
     const deadline = Date.now() + this.timeoutMs;
     const report: DiagnosticsReport = { files: {}, before: {}, notes: [] };
     await Promise.all(
-      [...this.group(files, options.cwd)].map(async ([slot, touched]) => {
+      [...this.group(files, options.cwd, options.trusted === true)].map(async ([slot, touched]) => {
         const acquired = await this.acquire(slot, deadline, options.signal);
         if (!acquired || !("client" in acquired)) {
           if (acquired) report.notes.push(`The ${slot.server.id} language server is still starting; its diagnostics will come with later results.`);
@@ -106,12 +109,14 @@ export class Lsp implements Diagnostics {
     return report;
   }
 
-  async current(options: { cwd: string; file?: string; signal?: AbortSignal }): Promise<DiagnosticsReport> {
+  async current(options: { cwd: string; trusted?: boolean; file?: string; signal?: AbortSignal }): Promise<DiagnosticsReport> {
     if (options.file !== undefined) return this.sync([options.file], options);
     const report: DiagnosticsReport = { files: {}, before: {}, notes: [] };
     const deadline = Date.now() + this.timeoutMs;
+    const trusted = options.trusted === true;
     await Promise.all(
-      [...this.slots.values()].map(async (slot) => {
+      // Only the servers started for this workspace and trust: another workspace's open files are not its business.
+      [...this.slots.values()].filter((slot) => slot.workspace.cwd === path.resolve(options.cwd) && slot.workspace.trusted === trusted).map(async (slot) => {
         const client = slot.client && !slot.off ? await withDeadline(slot.client.catch(() => undefined), deadline, options.signal) : undefined;
         if (!client) return;
         if (client.canPull) await withDeadline(Promise.all(client.openFiles().map((f) => client.pull(f))), deadline, options.signal).catch(() => undefined);
@@ -122,11 +127,11 @@ export class Lsp implements Diagnostics {
     return report;
   }
 
-  async format(file: string, content: string, options: { cwd: string; signal?: AbortSignal }): Promise<FormattedContent | undefined> {
+  async format(file: string, content: string, options: { cwd: string; trusted?: boolean; signal?: AbortSignal }): Promise<FormattedContent | undefined> {
     if (this.options.formatters === false || this.closed) return undefined;
-    const formatter = formatterFor(file, options.cwd, this.options.formatters ?? {});
+    const formatter = formatterFor(file, options.cwd, this.options.formatters ?? {}, options.trusted === true);
     if (!formatter) return undefined;
-    const formatted = await runFormatter(formatter.invocation, content, path.dirname(file), this.options.formatTimeoutMs ?? 10_000, options.signal);
+    const formatted = await runFormatter(formatter, content, path.dirname(file), this.options.formatTimeoutMs ?? 10_000, options.signal);
     return { content: formatted, formatter: formatter.name };
   }
 
@@ -138,17 +143,17 @@ export class Lsp implements Diagnostics {
     await Promise.allSettled(slots.map(async (slot) => (await slot.client?.catch(() => undefined))?.close()));
   }
 
-  // Files by the server slot (server × root) that handles them; files no server handles are left out.
-  private group(files: string[], cwd: string): Map<ServerSlot, string[]> {
+  // Files by the server slot (server × root × trust) that handles them; files no server handles are left out.
+  private group(files: string[], cwd: string, trusted: boolean): Map<ServerSlot, string[]> {
     const groups = new Map<ServerSlot, string[]>();
     for (const file of files) {
       const ext = path.extname(file).toLowerCase();
       const server = this.servers.find((s) => s.extensions.includes(ext));
       if (!server) continue;
       const root = nearestRoot(path.dirname(file), server.rootMarkers, cwd) ?? (path.relative(cwd, file).startsWith("..") ? path.dirname(file) : cwd);
-      const key = `${server.id}\0${root}`;
+      const key = `${server.id}\0${root}\0${trusted ? "trusted" : "untrusted"}`;
       let slot = this.slots.get(key);
-      if (!slot) this.slots.set(key, (slot = { server, root, failures: 0, off: false, restartAt: 0 }));
+      if (!slot) this.slots.set(key, (slot = { server, root, workspace: { cwd: path.resolve(cwd), trusted }, failures: 0, off: false, restartAt: 0 }));
       groups.set(slot, [...(groups.get(slot) ?? []), file]);
     }
     return groups;
@@ -163,7 +168,7 @@ export class Lsp implements Diagnostics {
         if (Date.now() + delay > deadline) return { pending: true };
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
-      const launch = slot.server.launch(slot.root);
+      const launch = slot.server.launch(slot.root, slot.workspace);
       if (!launch) {
         slot.off = true;
         return undefined;

@@ -1,11 +1,12 @@
 import { killGroup, spawnGroup } from "./process-group.js";
-import type { Invocation } from "./locate.js";
+import type { FormatterRun } from "./formatters.js";
 import { StderrTail } from "./stderr-tail.js";
 
 /** Runs a formatter on `content` (stdin → stdout), in its own process group, bounded by `timeoutMs` and the signal. */
-export function runFormatter(run: Invocation, content: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+export function runFormatter(formatter: FormatterRun, content: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawnGroup(run.command, run.args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const run = formatter.invocation;
+    const child = spawnGroup(run.command, run.args, { cwd, stdio: ["pipe", "pipe", "pipe"], ...(formatter.env ? { env: { ...process.env, ...formatter.env } } : {}) });
     const out: Buffer[] = [];
     const stderr = new StderrTail(2000);
     let failure: Error | undefined;

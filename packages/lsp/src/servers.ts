@@ -1,10 +1,14 @@
 import path from "node:path";
 import { z } from "zod";
-import { bundledPackageFile, invocation, localBin, localPackageFile, onPath, type Invocation } from "./locate.js";
+import { bundledPackageFile, hostPath, invocation, localBin, localPackageFile, onPath, type Invocation } from "./locate.js";
 
 /** A language server the host adds (or a built-in it replaces). */
 export const ServerConfigSchema = z.object({
-  /** The program and its arguments, e.g. `["gopls"]` or `["pyright-langserver", "--stdio"]`; a bare name is looked up on PATH. */
+  /**
+   * The program and its arguments, e.g. `["gopls"]` or `["pyright-langserver", "--stdio"]`. A bare name
+   * is looked up on PATH, skipping relative entries and entries inside the workspace (never the
+   * repository's own copy); an absolute path is used as it is.
+   */
   command: z.array(z.string().min(1)).min(1),
   /** Extensions the server handles, with the dot: `[".go"]`. */
   extensions: z.array(z.string().regex(/^\./, "extensions start with a dot")).min(1),
@@ -21,6 +25,18 @@ export const ServerConfigSchema = z.object({
 /** A language server the host adds; see {@link ServerConfigSchema}. */
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 
+/**
+ * The workspace a server is launched for: its root, and whether the host trusts it. In an untrusted
+ * workspace nothing the repository controls is run — no `node_modules` copy of a server or of
+ * TypeScript, no PATH entry inside the workspace — and servers that would run its build code
+ * (`rust-analyzer`: build scripts, proc macros, `rust-toolchain.toml`) are not started.
+ */
+export interface LaunchWorkspace {
+  /** The workspace root (the agent's `cwd`): nothing above it is searched. */
+  cwd: string;
+  trusted: boolean;
+}
+
 /** A server ready to start for one root: how to run it and what to tell it. */
 export interface ServerLaunch {
   invocation: Invocation;
@@ -34,7 +50,7 @@ export interface ServerDefinition {
   extensions: readonly string[];
   rootMarkers: readonly string[];
   languageIds: Readonly<Record<string, string>>;
-  launch(root: string): ServerLaunch | undefined;
+  launch(root: string, workspace: LaunchWorkspace): ServerLaunch | undefined;
   /** TypeScript's server answers diagnostics requests through tsserver directly (no waiting for pushes). */
   tsserver?: boolean;
 }
@@ -45,19 +61,28 @@ const LANGUAGE_IDS: Record<string, string> = {
   ".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust",
 };
 
-/** A Node-based server: the workspace's copy of `bin`, else the one installed beside `@lathe/lsp`. */
-function nodeServer(root: string, bin: string, pkg: string, script: string, args: string[]): Invocation | undefined {
-  const local = localBin(root, bin);
+/**
+ * A Node-based server: in a trusted workspace its own copy of `bin` first; else the one installed
+ * beside `@lathe/lsp`, else the host's on PATH.
+ */
+function nodeServer(root: string, workspace: LaunchWorkspace, bin: string, pkg: string, script: string, args: string[]): Invocation | undefined {
+  const local = workspace.trusted ? localBin(root, bin, workspace.cwd) : undefined;
   if (local) return invocation(local, args);
   const bundled = bundledPackageFile(pkg, script);
   if (bundled) return invocation(bundled, args);
-  const global = onPath(bin);
+  const global = onPath(bin, workspace.cwd);
   return global ? invocation(global, args) : undefined;
 }
 
-function pathServer(name: string, args: string[] = []): ServerLaunch | undefined {
-  const found = onPath(name);
-  return found ? { invocation: { command: found, args } } : undefined;
+function pathServer(name: string, workspace: LaunchWorkspace, env?: Record<string, string>): ServerLaunch | undefined {
+  const found = onPath(name, workspace.cwd);
+  if (!found) return undefined;
+  return { invocation: { command: found, args: [] }, ...(env ? { env } : {}) };
+}
+
+/** The environment an untrusted workspace's server gets on top of the host's: a PATH without workspace entries. */
+export function untrustedEnv(workspace: LaunchWorkspace): Record<string, string> | undefined {
+  return workspace.trusted ? undefined : { PATH: hostPath(workspace.cwd) };
 }
 
 /** The servers Lathe starts on its own (those whose program is found): TypeScript/JavaScript, Python, Go, Rust. */
@@ -68,12 +93,19 @@ export const BUILTIN_SERVERS: readonly ServerDefinition[] = [
     rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json", "package-lock.json", "pnpm-lock.yaml", "yarn.lock", "bun.lock", "bun.lockb"],
     languageIds: LANGUAGE_IDS,
     tsserver: true,
-    launch(root) {
-      const server = nodeServer(root, "typescript-language-server", "typescript-language-server", "lib/cli.mjs", ["--stdio"]);
-      // The workspace's TypeScript first (its version and settings), else the one installed beside us.
-      const tsserver = localPackageFile(root, "typescript", "lib/tsserver.js") ?? bundledPackageFile("typescript", "lib/tsserver.js");
+    launch(root, workspace) {
+      const server = nodeServer(root, workspace, "typescript-language-server", "typescript-language-server", "lib/cli.mjs", ["--stdio"]);
+      // A trusted workspace's TypeScript first (its version and settings), else the one installed beside
+      // us — whose tsserver resolves tsconfig plugins beside itself, never in the repository.
+      const local = workspace.trusted ? localPackageFile(root, "typescript", "lib/tsserver.js", workspace.cwd) : undefined;
+      const tsserver = local ?? bundledPackageFile("typescript", "lib/tsserver.js");
       if (!server || !tsserver) return undefined;
-      return { invocation: server, initializationOptions: { tsserver: { path: tsserver }, preferences: { includeCompletionsForModuleExports: false } } };
+      const env = untrustedEnv(workspace);
+      return {
+        invocation: server,
+        initializationOptions: { tsserver: { path: tsserver }, preferences: { includeCompletionsForModuleExports: false } },
+        ...(env ? { env } : {}),
+      };
     },
   },
   {
@@ -81,13 +113,28 @@ export const BUILTIN_SERVERS: readonly ServerDefinition[] = [
     extensions: [".py", ".pyi"],
     rootMarkers: ["pyproject.toml", "pyrightconfig.json", "setup.py", "setup.cfg", "requirements.txt", "Pipfile"],
     languageIds: LANGUAGE_IDS,
-    launch(root) {
-      const server = nodeServer(root, "pyright-langserver", "pyright", "langserver.index.js", ["--stdio"]);
-      return server ? { invocation: server } : undefined;
+    launch(root, workspace) {
+      const server = nodeServer(root, workspace, "pyright-langserver", "pyright", "langserver.index.js", ["--stdio"]);
+      const env = untrustedEnv(workspace);
+      return server ? { invocation: server, ...(env ? { env } : {}) } : undefined;
     },
   },
-  { id: "gopls", extensions: [".go"], rootMarkers: ["go.work", "go.mod"], languageIds: LANGUAGE_IDS, launch: () => pathServer("gopls") },
-  { id: "rust-analyzer", extensions: [".rs"], rootMarkers: ["Cargo.toml"], languageIds: LANGUAGE_IDS, launch: () => pathServer("rust-analyzer") },
+  {
+    id: "gopls",
+    extensions: [".go"],
+    rootMarkers: ["go.work", "go.mod"],
+    languageIds: LANGUAGE_IDS,
+    // `go.mod`'s toolchain line would make the go command fetch and run another toolchain.
+    launch: (_root, workspace) => pathServer("gopls", workspace, workspace.trusted ? undefined : { ...untrustedEnv(workspace), GOTOOLCHAIN: "local" }),
+  },
+  {
+    id: "rust-analyzer",
+    extensions: [".rs"],
+    rootMarkers: ["Cargo.toml"],
+    languageIds: LANGUAGE_IDS,
+    // Build scripts, proc macros and a rust-toolchain.toml naming a toolchain path all run the repository's code.
+    launch: (_root, workspace) => (workspace.trusted ? pathServer("rust-analyzer", workspace) : undefined),
+  },
 ];
 
 /** A host's {@link ServerConfig} as a definition. */
@@ -98,12 +145,13 @@ export function hostServer(id: string, config: ServerConfig): ServerDefinition {
     extensions: config.extensions,
     rootMarkers: config.rootMarkers ?? [],
     languageIds: { ...LANGUAGE_IDS, ...config.languageIds },
-    launch(root) {
-      const found = path.isAbsolute(program) ? program : (localBin(root, program) ?? onPath(program));
+    launch(_root, workspace) {
+      const found = onPath(program, workspace.cwd);
       if (!found) return undefined;
       const launch: ServerLaunch = { invocation: invocation(found, args) };
       if (config.initializationOptions !== undefined) launch.initializationOptions = config.initializationOptions;
-      if (config.env) launch.env = config.env;
+      const env = { ...untrustedEnv(workspace), ...config.env };
+      if (Object.keys(env).length > 0) launch.env = env;
       return launch;
     },
   };

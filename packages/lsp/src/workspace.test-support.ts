@@ -17,9 +17,11 @@ export interface Workspace {
   cleanup(): Promise<void>;
 }
 
-export async function workspace(diagnostics: Diagnostics | undefined, files: Record<string, string>): Promise<Workspace> {
+/** `trusted` (default true, as the tests of the repository's own tools need): whether the context trusts the workspace. */
+export async function workspace(diagnostics: Diagnostics | undefined, files: Record<string, string>, trusted = true): Promise<Workspace> {
   const dir = await realpath(await mkdtemp(path.join(tmpdir(), "lathe-lsp-ws-")));
   const ctx = testContext(dir);
+  ctx.trusted = trusted;
   if (diagnostics) ctx.diagnostics = diagnostics;
   const ws: Workspace = {
     dir,

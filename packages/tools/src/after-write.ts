@@ -5,6 +5,7 @@ import { writeFileAtomic } from "./atomic-write.js";
 import type { Diagnostic, Diagnostics } from "./diagnostics.js";
 import { errorBlock, errorsOf, newDiagnostics, OTHER_FILES_SHOWN, displayPath } from "./diagnostics-text.js";
 import { recordCurrent, withFileLocks } from "./read-guard.js";
+import { withheldDiagnosticsNote, withholdUnreadable } from "./diagnostics/readable.js";
 import type { ToolContext, ToolResult } from "./tool.js";
 
 /** A file a tool has just written (`after: null`: it deleted it). */
@@ -58,8 +59,10 @@ export async function afterWrite<M extends Record<string, unknown>>(
   if (written.length > 0 && !ctx.abort.aborted) {
     try {
       // Deleted files go too, so that servers forget them (and their problems).
-      const report = await diagnostics.sync(files.map((f) => f.absolute), { cwd: ctx.cwd, signal: ctx.abort, related: options.others === true });
+      const report = await diagnostics.sync(files.map((f) => f.absolute), { cwd: ctx.cwd, trusted: ctx.trusted === true, signal: ctx.abort, related: options.others === true });
       notes.push(...report.notes);
+      const withheld = withheldDiagnosticsNote(await withholdUnreadable(ctx, report));
+      if (withheld) notes.push(withheld);
       const found: Record<string, Diagnostic[]> = {};
       for (const file of written) {
         const own = report.files[file] ?? [];
@@ -105,7 +108,7 @@ async function formatWritten(ctx: ToolContext, diagnostics: Diagnostics, files: 
   const done = new Map<string, FileDiff & { formatter: string }>();
   for (const file of files) {
     if (file.after === null || ctx.abort.aborted) continue;
-    const result = await diagnostics.format(file.absolute, file.after, { cwd: ctx.cwd, signal: ctx.abort }).catch((error: unknown) => {
+    const result = await diagnostics.format(file.absolute, file.after, { cwd: ctx.cwd, trusted: ctx.trusted === true, signal: ctx.abort }).catch((error: unknown) => {
       notes.push(`The formatter failed on ${displayPath(ctx.cwd, file.absolute)}: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolContext } from "./tool.js";
 
 /** One problem a language server reports in a file. Lines and columns are 1-based. */
 export const DiagnosticSchema = z.object({
@@ -40,6 +41,19 @@ export interface FormattedContent {
 }
 
 /**
+ * Where a {@link Diagnostics} call works: the workspace root, and whether the host trusts it
+ * ({@link ToolContext.trusted}). An implementation runs nothing the repository controls (its
+ * `node_modules` binaries, virtualenvs, configs that execute code) unless `trusted` is true, and
+ * searches nothing above `cwd`.
+ */
+export interface DiagnosticsWorkspace {
+  cwd: string;
+  /** Default false: untrusted. */
+  trusted?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
  * What the file-changing tools need from language servers and formatters. `@lathe/lsp`'s
  * `createLsp()` implements it; the agent hands it to tools as {@link ToolContext.diagnostics}.
  * Every method is bounded in time and honours its signal: a slow or broken server costs a tool a
@@ -51,11 +65,11 @@ export interface Diagnostics {
    * closed and its diagnostics dropped), waits (bounded) for their diagnostics, and returns them. `related` also opens files that may depend on them (importers),
    * so that problems a change causes there are reported.
    */
-  sync(files: string[], options: { cwd: string; signal?: AbortSignal; related?: boolean }): Promise<DiagnosticsReport>;
+  sync(files: string[], options: DiagnosticsWorkspace & { related?: boolean }): Promise<DiagnosticsReport>;
   /** Current diagnostics of `file` (opened and checked if needed), or of every open file when absent. */
-  current(options: { cwd: string; file?: string; signal?: AbortSignal }): Promise<DiagnosticsReport>;
+  current(options: DiagnosticsWorkspace & { file?: string }): Promise<DiagnosticsReport>;
   /** Formats `content` of `file` with the project's formatter; `undefined` when it has none for the file. */
-  format(file: string, content: string, options: { cwd: string; signal?: AbortSignal }): Promise<FormattedContent | undefined>;
+  format(file: string, content: string, options: DiagnosticsWorkspace): Promise<FormattedContent | undefined>;
   /** What the system prompt says about diagnostics, or `undefined` when no server is on. */
   prompt(): string | undefined;
   /** Stops every server and formatter process. */

@@ -39,7 +39,7 @@ export { sourcegraphTool, createSourcegraphTool, SourcegraphError, type Sourcegr
 export { diagnosticsTool, createDiagnosticsTool, type DiagnosticsMetadata } from "./diagnostics/diagnostics.js";
 
 // Language servers and formatters after writes (implemented by @lathe/lsp).
-export { DiagnosticSchema, type Diagnostic, type Diagnostics, type DiagnosticsReport, type FormattedContent } from "./diagnostics.js";
+export { DiagnosticSchema, type Diagnostic, type Diagnostics, type DiagnosticsReport, type DiagnosticsWorkspace, type FormattedContent } from "./diagnostics.js";
 export { afterWrite, type WrittenFile, type AfterWriteMetadata } from "./after-write.js";
 export { diagnosticLine, errorBlock } from "./diagnostics-text.js";
 export { normalizeUrl, nonPublicReason, type AllowedAddresses } from "./webfetch/url-policy.js";

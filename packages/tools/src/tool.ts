@@ -92,6 +92,12 @@ export interface ToolContext {
    */
   diagnostics?: Diagnostics;
   /**
+   * Whether the host trusts the workspace (`createAgent({ trust: "trusted" })`): only then may
+   * {@link ToolContext.diagnostics} run what the repository controls — its own formatter and
+   * language-server binaries, virtualenvs, configs that execute code. Absent or false: untrusted.
+   */
+  trusted?: boolean;
+  /**
    * The exact environment of the processes the model starts (`bash` commands), set by the host
    * (`createAgent({ shellEnv })`). When absent, they get the host's environment without credentials
    * (see {@link childEnvironment}).

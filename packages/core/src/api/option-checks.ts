@@ -5,6 +5,7 @@ import { InvalidInputError } from "../errors.js";
 import { ModelFacts, ModelPrice } from "../context/model-facts.js";
 import type { AgentOptions } from "../options.js";
 import { parseMode } from "../agents/permission-mode.js";
+import { WorkspaceTrustSchema } from "../agents/workspace-trust.js";
 
 // The checks `createAgent`, `prompt` and `sessions.create` make on what the host passes, before
 // anything runs, so a typo fails where it was made rather than mid-session.
@@ -13,6 +14,10 @@ import { parseMode } from "../agents/permission-mode.js";
 export function validateOptions(options: AgentOptions): void {
   if (options.limits !== undefined) parseLimits(options.limits, "limits");
   if (options.mode !== undefined) parseMode(options.mode, "mode");
+  if (options.trust !== undefined && !WorkspaceTrustSchema.safeParse(options.trust).success) {
+    throw new InvalidInputError(`trust must be "untrusted" or "trusted", got ${JSON.stringify(options.trust)}.`);
+  }
+  if (options.fileUrls !== undefined && typeof options.fileUrls !== "boolean") throw new InvalidInputError(`fileUrls must be a boolean, got ${JSON.stringify(options.fileUrls)}.`);
   for (const [key, facts] of Object.entries(options.models ?? {})) {
     const parsed = ModelFacts.strict().safeParse(facts);
     if (!parsed.success) throw new InvalidInputError(`models["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);

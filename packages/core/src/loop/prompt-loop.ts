@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createId, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
-import type { ToolContext } from "@lathe/tools";
+import { permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
 import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
@@ -10,7 +10,7 @@ import { runHooks } from "../agents/hooks.js";
 import { expandReferences } from "../agents/references.js";
 import { afterRevert, droppedByRevert } from "../session/file-history.js";
 import { stateAccessor } from "./tool-state.js";
-import { BudgetExceededError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "../errors.js";
+import { BudgetExceededError, FileUrlRefusedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "../errors.js";
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
@@ -175,7 +175,7 @@ async function answer(
   user.info.mode = activeMode(rt, session, options.mode);
   if (options.model) user.info.model = ref;
   enterMode(rt, session.id, user.info.mode, user.info.id);
-  await inlineLocalFiles(user.parts);
+  await inlineLocalFiles(user.parts, rt.options.fileUrls === true, referenceToolContext(rt, session.id, user.info.id, agentName, signal));
   // References are expanded in what the user typed: the prompt string, or each text part given (not
   // synthetic ones), a file or agent named twice expanded once.
   const typed = typeof input === "string" ? [input] : input.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : []));
@@ -220,12 +220,23 @@ async function answer(
 /**
  * Reads attached `file:` URLs into `data:` URLs, so the stored message carries the file itself: a
  * provider cannot fetch a local path, and the file may change or vanish before the session resumes.
+ * Only when the host allows them (`fileUrls`; `agent.prompt` refuses them otherwise), and each only
+ * after the asks the `read` tool makes for its real path: `external_directory` outside the workspace,
+ * then `read` — so `.env` or another tenant's folder is never read without the rules' consent.
  */
-async function inlineLocalFiles(parts: Part[]): Promise<void> {
+async function inlineLocalFiles(parts: Part[], allowed: boolean, ctx: ToolContext): Promise<void> {
   for (const part of parts) {
-    if (part.type !== "file" || !part.url.startsWith("file:")) continue;
-    const path = fileURLToPath(part.url);
-    const bytes = await readFile(path).catch((error: unknown) => {
+    if (part.type !== "file" || !/^file:/i.test(part.url.trim())) continue;
+    if (!allowed) throw new FileUrlRefusedError(part.url);
+    let path: string;
+    try {
+      path = fileURLToPath(part.url.trim());
+    } catch (error) {
+      throw new InvalidInputError(`The attached file URL ${part.url} is not a local path: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const target = await resolveToolPath(ctx, path);
+    await ctx.ask({ permission: "read", patterns: [permissionPath(target)] });
+    const bytes = await readFile(target.absolute).catch((error: unknown) => {
       throw new InvalidInputError(`The attached file ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     });
     part.url = `data:${part.mime};base64,${bytes.toString("base64")}`;

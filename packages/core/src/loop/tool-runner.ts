@@ -32,6 +32,8 @@ export interface ToolRunnerDeps {
   todos: TodoStore;
   /** The agent's language servers, if any. */
   diagnostics?: Diagnostics | undefined;
+  /** Whether the host trusts the workspace (`AgentOptions.trust`): only then may the repository's own tools run. */
+  trusted?: boolean;
   /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
   shellEnv?: Record<string, string>;
   /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
@@ -261,6 +263,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
+    trusted: deps.trusted === true,
     state: stateAccessor(deps.sessionState),
   };
 }

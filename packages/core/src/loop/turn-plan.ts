@@ -1,3 +1,4 @@
+import { isTrusted } from "../agents/workspace-trust.js";
 import { asSchema, tool as aiTool, type ToolSet, type LanguageModel } from "ai";
 import { ModelMessageCache, type ModelRef, type Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
@@ -121,6 +122,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
     hooks: rt.hooks,
     dataDir: sessionDataDir(rt, session.id),
     diagnostics: rt.options.lsp,
+    trusted: isTrusted(rt.options.trust),
     ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticLine, displayPath, ERRORS_PER_FILE } from "../diagnostics-text.js";
 import { defineTool, type Tool } from "../tool.js";
-import { resolveToolPath } from "../workspace-path.js";
+import { permissionPath, resolveToolPath } from "../workspace-path.js";
+import { withheldDiagnosticsNote, withholdUnreadable } from "./readable.js";
 import description from "./diagnostics.txt?raw";
 
 const DiagnosticsParameters = z.object({
@@ -33,7 +34,11 @@ export function createDiagnosticsTool(): Tool<typeof DiagnosticsParameters, Diag
         return { title: "diagnostics", output: "No language servers are running for this agent: diagnostics are unavailable.", metadata: { diagnostics: {}, errors: 0, warnings: 0 } };
       }
       const target = args.path === undefined ? undefined : await resolveToolPath(ctx, args.path);
-      const report = await ctx.diagnostics.current({ cwd: ctx.cwd, signal: ctx.abort, ...(target ? { file: target.absolute } : {}) });
+      // What a server says of a file quotes it: asked like a read of its real path, before any server is touched.
+      if (target) await ctx.ask({ permission: "read", patterns: [permissionPath(target)] });
+      const report = await ctx.diagnostics.current({ cwd: ctx.cwd, trusted: ctx.trusted === true, signal: ctx.abort, ...(target ? { file: target.absolute } : {}) });
+      const withheld = withheldDiagnosticsNote(await withholdUnreadable(ctx, report));
+      if (withheld) report.notes.push(withheld);
       if (target && !(target.absolute in report.files)) {
         const why = ["No language server checks " + target.relative + " (none handles its kind of file, or its server is off or still starting).", ...report.notes.map((n) => `Note: ${n}`)];
         return { title: target.relative, output: why.join("\n"), metadata: { diagnostics: {}, errors: 0, warnings: 0 } };
