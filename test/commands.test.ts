@@ -118,11 +118,11 @@ describe("agent.command", () => {
     await agent.close();
   });
 
-  it("runs with the command's agent and the model its front matter names", async () => {
+  it("runs with the command's agent (in a trusted workspace) and the model its front matter names", async () => {
     put(join(cwd, ".lathe/commands/plan-it.md"), "---\nagent: plan\nmodel: small\n---\nPlan $ARGUMENTS");
     const main = mockModel([]);
     const small = mockModel([{ text: "planned" }]);
-    const agent = agentWith({ model: main, commands: { models: { small } } });
+    const agent = agentWith({ model: main, trust: "trusted", commands: { models: { small } } });
     const session = await agent.sessions.create();
     const { info } = await agent.command(session.id, "plan-it", "the refactor");
     expect(info.agent).toBe("plan");
@@ -141,7 +141,7 @@ describe("agent.command", () => {
         return { text: "The explore agent explained it." };
       }),
     );
-    const agent = agentWith({ model });
+    const agent = agentWith({ model, trust: "trusted" });
     const session = await agent.sessions.create();
     const { info, parts } = await agent.command(session.id, "explain", "src/x.ts");
     expect(info.error).toBeUndefined();

@@ -118,9 +118,9 @@ describe("toUIMessageStream", () => {
       whileWaiting = toUIMessages(await agent.sessions.messages(session.id), { pending: await agent.permissions.pending(session.id) });
       // What useChat's addToolApprovalResponse leaves in the client's messages, posted back.
       const answered = { ...message, parts: message.parts.map((p) => (p === (waiting as unknown) ? { ...waiting, state: "approval-responded", approval: { id: approvalId, approved: true } } : p)) } as UIMessage;
-      expect(await replyToUIApprovals(agent, [answered])).toEqual({ replied: [approvalId], stale: [] });
+      expect(await replyToUIApprovals(agent, session.id, [answered])).toEqual({ replied: [approvalId], stale: [] });
       // Sent again (useChat may resend the same messages): nothing is answered twice.
-      expect(await replyToUIApprovals(agent, [answered])).toEqual({ replied: [], stale: [approvalId] });
+      expect(await replyToUIApprovals(agent, session.id, [answered])).toEqual({ replied: [], stale: [approvalId] });
     });
     await tap.done;
     expect(approvalId).toMatch(/^per_/);
@@ -143,7 +143,7 @@ describe("toUIMessageStream", () => {
       const run = agent.prompt(session.id, "write a.txt");
       const { final } = await readAll(toUIMessageStream(run), async (message) => {
         const waiting = toolParts(message).find((p) => p.state === "approval-requested");
-        if (waiting) await replyToUIApprovals(agent, [{ id: waiting.approval!.id, approved: false, ...(reason ? { reason } : {}) }]);
+        if (waiting) await replyToUIApprovals(agent, session.id, [{ id: waiting.approval!.id, approved: false, ...(reason ? { reason } : {}) }]);
       });
       const [write] = toolParts(final);
       expect(write).toMatchObject({ state: "output-denied", approval: { approved: false, ...(reason ? { reason } : {}) } });
@@ -213,7 +213,7 @@ describe("toUIMessageStream", () => {
     const asked = tap.chunks.find((c) => c.type === "data-permission") as { id: string; data: { sessionID: string }; transient: boolean };
     expect(asked.data.sessionID).not.toBe(session.id);
     expect(asked.transient).toBe(true);
-    answered.push(...(await replyToUIApprovals(agent, [{ id: asked.id, approved: true }])).replied);
+    answered.push(...(await replyToUIApprovals(agent, session.id, [{ id: asked.id, approved: true }])).replied);
     const { final } = await reading;
     await tap.done;
     expect(answered).toEqual([asked.id]);
@@ -246,7 +246,7 @@ describe("toUIMessageStream", () => {
     await tap.done;
     expect(errors.join()).toMatch(/ses_missing/);
     expect(tap.chunks.at(-1)).toEqual({ type: "finish" });
-    expect(await replyToUIApprovals(agent, [{ id: "per_unknown", approved: true }])).toEqual({ replied: [], stale: ["per_unknown"] });
+    expect(await replyToUIApprovals(agent, "ses_missing", [{ id: "per_unknown", approved: true }])).toEqual({ replied: [], stale: ["per_unknown"] });
     await agent.close();
   });
 });

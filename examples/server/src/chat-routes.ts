@@ -54,7 +54,9 @@ export function addChatRoutes(app: Hono, agent: Agent): void {
   app.on("POST", ["/chat", "/api/chat"], async (c) => {
     const request = await readBody(c, ChatRequest);
     const messages = request.messages as unknown as UIMessage[];
-    await replyToUIApprovals(agent, messages);
+    // Answers count only for the chat's own session (and its subagents'): a new chat has none to answer.
+    const known = await existingSessionOf(request.id).catch(() => undefined);
+    if (known) await replyToUIApprovals(agent, known, messages);
     const last = messages.at(-1);
     if (request.trigger !== "submit-message" || last?.role !== "user") {
       // Nothing new to answer: the approvals were the message. The run they belong to streams to
@@ -77,9 +79,9 @@ export function addChatRoutes(app: Hono, agent: Agent): void {
 
   // Answers approvals while the answer is streaming (useChat sends nothing until the stream ends).
   app.post("/chat/:id/approvals", async (c) => {
-    await existingSessionOf(c.req.param("id"));
+    const id = await existingSessionOf(c.req.param("id"));
     const { approvals } = await readBody(c, Approvals);
-    return c.json(await replyToUIApprovals(agent, approvals));
+    return c.json(await replyToUIApprovals(agent, id, approvals));
   });
 }
 

@@ -43,5 +43,7 @@ export type TurnOutcome =
   | { state: "answered"; messageID?: string; worker?: string }
   | { state: "waiting"; requestID: string; worker?: string }
   | { state: "failed"; reason: string }
+  /** Refused before anything ran: an answer to another session's request, a prompt the agent does not accept. */
+  | { state: "refused"; reason: string }
   | { state: "no-session" }
   | { state: "nothing-to-resume" };

@@ -4,6 +4,7 @@ import {
   evaluate,
   evaluateWithMode,
   fromConfig,
+  NotFoundError,
   PermissionService,
   RejectedError,
   type PermissionConfig,
@@ -14,6 +15,7 @@ import {
   type Ruleset,
 } from "@lathe/permission";
 import type { Session } from "@lathe/message";
+import { ApprovalScopeError } from "../errors.js";
 import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
 import type { ApproveFn, HandOffReply } from "./approval.js";
@@ -231,7 +233,34 @@ export class AgentPermissions implements PermissionGate {
   reply(requestID: string, reply: Reply): Promise<void> {
     return this.service.reply(requestID, reply);
   }
+
+  /**
+   * Answers a request for a client of session `sessionID`: only a request of that session or of one
+   * of its subagent sessions (descendants) is answered; another is refused with
+   * {@link ApprovalScopeError}, an unknown one with the engine's `NotFoundError`.
+   */
+  async replyFor(sessionID: string, requestID: string, reply: Reply): Promise<void> {
+    // Loads the session's stored requests, so one asked before a restart is found.
+    await this.pending(sessionID);
+    const request = this.service.pending().find((r) => r.id === requestID);
+    if (!request) throw new NotFoundError(requestID);
+    if (!(await this.inSessionTree(request.sessionID, sessionID))) throw new ApprovalScopeError(requestID, sessionID);
+    return this.service.reply(requestID, reply);
+  }
+
+  // Whether `sessionID` is `root` or a session below it (its parent chain, bounded, reaches `root`).
+  private async inSessionTree(sessionID: string, root: string): Promise<boolean> {
+    let current: string | undefined = sessionID;
+    for (let hops = 0; current !== undefined && hops < MAX_SESSION_DEPTH; hops++) {
+      if (current === root) return true;
+      current = (await this.options.storage.getSession(current))?.parentID;
+    }
+    return false;
+  }
 }
+
+/** The deepest subagent nesting a reply's scope is followed through (a guard against a parent cycle in storage). */
+const MAX_SESSION_DEPTH = 64;
 
 const callKey = (sessionID: string, callID: string) => `${sessionID}\u0000${callID}`;
 

@@ -9,6 +9,8 @@ import type { AgentRuntime } from "../loop/runtime.js";
 import type { Command, CommandCatalog } from "../agents/command-catalog.js";
 import { commandArguments, expandTemplate } from "../agents/command-template.js";
 import { nameProblem } from "../agents/definition-dirs.js";
+import { askForLinkedCommand, frontMatterAgent } from "../agents/command-trust.js";
+import { isTrusted } from "../agents/workspace-trust.js";
 
 /** The agent a subtask runs with when its command names none. */
 const DEFAULT_SUBAGENT = "general";
@@ -49,10 +51,12 @@ export async function commandPrompt(
   options: PromptOptions,
   shell: { sessionID: string; signal: AbortSignal },
 ): Promise<CommandPrompt> {
-  const agent = command.subtask ? (options.agent ?? "build") : (options.agent ?? command.agent ?? "build");
+  const named = frontMatterAgent(command, isTrusted(rt.options.trust));
+  const agent = command.subtask ? (options.agent ?? "build") : (options.agent ?? named ?? "build");
   rt.agents.get(agent);
   const bash = shellTool(rt);
   const context: ToolContext = { ...referenceToolContext(rt, shell.sessionID, "", agent, shell.signal), callID: `command_${command.name}` };
+  await askForLinkedCommand(command, rt.cwd, context);
   const text = await expandTemplate(command.template, commandArguments(args), async (cmd) => {
     const result = await bash.execute({ command: cmd, description: `/${command.name}: ${cmd}` }, context);
     return result.output;
@@ -61,7 +65,7 @@ export async function commandPrompt(
   const model = command.model === undefined || command.subtask ? undefined : resolveModel(rt, command.model);
   const own: PromptOptions = { ...options, agent, ...(model && !options.model ? { model } : {}) };
   if (!command.subtask) return { input: text, options: own };
-  const subagent = command.agent ?? DEFAULT_SUBAGENT;
+  const subagent = named ?? DEFAULT_SUBAGENT;
   rt.agents.get(subagent);
   const shown = `/${command.name}${commandArguments(args).text ? ` ${commandArguments(args).text}` : ""}`;
   return {

@@ -14,6 +14,14 @@ export interface PermissionsApi {
    * feedback and goes on). Throws the permission engine's `NotFoundError` for an unknown id.
    */
   reply(requestID: string, reply: Reply): Promise<void>;
+  /**
+   * Answers a request on behalf of a client of one session — what a server does with an answer
+   * that came over the wire: only a request of session `sessionID` or of one of its subagent
+   * sessions is answered. A request of any other session is refused with `ApprovalScopeError`
+   * (nothing is answered); an unknown id throws `NotFoundError`. {@link PermissionsApi.reply} stays
+   * unscoped: it is the host's own.
+   */
+  replyFor(sessionID: string, requestID: string, reply: Reply): Promise<void>;
 }
 
 /** The host's view of the agent's approvals. */
@@ -21,5 +29,6 @@ export function createPermissionsApi(permissions: AgentPermissions): Permissions
   return {
     pending: (sessionID) => permissions.pending(sessionID),
     reply: (requestID, reply) => permissions.reply(requestID, reply),
+    replyFor: (sessionID, requestID, reply) => permissions.replyFor(sessionID, requestID, reply),
   };
 }

@@ -1,0 +1,33 @@
+// What a command file the repository controls may do in a workspace the host does not trust, and
+// the read check of a command file that a symlink leads out of its project directory.
+import { realpath } from "node:fs/promises";
+import { isInside, permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
+import type { Command } from "./command-catalog.js";
+import { projectDirs } from "./definition-dirs.js";
+
+/**
+ * The agent a command's front matter names, as far as it counts: a project command (the
+ * repository's) picks no agent in an untrusted workspace — the prompt's agent answers it, and a
+ * subtask goes to the default subagent through the prompt's agent's `task` rules. Commands of the
+ * host, the user's config directory and code keep their agent.
+ */
+export function frontMatterAgent(command: Command, trusted: boolean): string | undefined {
+  return command.origin === "project" && !trusted ? undefined : command.agent;
+}
+
+/**
+ * Asks for a project command file that a symlink leads out of the project directory it was found in
+ * (the workspace, or a folder above it up to the repository root), as a `read` of its real path
+ * would be asked — `external_directory` outside the workspace, then `read` — before its text goes
+ * to the model. Rejects with the permission engine's error when denied; a file inside its project
+ * directory needs no ask.
+ */
+export async function askForLinkedCommand(command: Command, cwd: string, ctx: ToolContext): Promise<void> {
+  if (command.origin !== "project" || command.path === undefined) return;
+  const found = command.path;
+  const home = projectDirs(cwd).find((dir) => isInside(dir, found));
+  const real = await realpath(found);
+  if (home !== undefined && isInside(await realpath(home), real)) return;
+  const target = await resolveToolPath(ctx, real);
+  await ctx.ask({ permission: "read", patterns: [permissionPath(target)], metadata: { filepath: target.absolute, command: command.name } });
+}
