@@ -23,7 +23,7 @@ describe("formatter lookup", () => {
     expect(formatterFor(path.join(repo.ws, "src/a.ts"), repo.ws, {}, false)).toBeUndefined();
     const black = formatterFor(path.join(repo.ws, "src/a.py"), repo.ws, {}, false);
     expect(inside(repo.root, black?.invocation.command)).toBe(false);
-    expect(black?.env?.PATH.split(path.delimiter).some((dir) => inside(repo!.ws, dir) || !path.isAbsolute(dir))).not.toBe(true);
+    expect(black?.env?.PATH?.split(path.delimiter).some((dir) => inside(repo!.ws, dir) || !path.isAbsolute(dir))).not.toBe(true);
   });
 
   it("trusted: the repository's prettier and virtualenv black", () => {
