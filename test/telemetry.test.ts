@@ -85,7 +85,9 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
 
     const permission = named(spans, "lathe.permission")[0]!;
     expect(parentOf(spans, permission)).toBe(taskTool);
-    expect(permission.attributes).toMatchObject({ "lathe.permission": "task", "lathe.permission.patterns": ["general"], "lathe.permission.reply": "allow" });
+    // Without contents, the patterns (a command, a URL) are only counted.
+    expect(permission.attributes).toMatchObject({ "lathe.permission": "task", "lathe.permission.pattern_count": 1, "lathe.permission.reply": "allow" });
+    expect(permission.attributes["lathe.permission.patterns"]).toBeUndefined();
     expect(typeof permission.attributes["lathe.permission.wait_ms"]).toBe("number");
 
     const subagent = named(spans, "lathe.subagent")[0]!;
@@ -122,7 +124,9 @@ describe("OpenTelemetry traces (`telemetry: { tracer }`)", () => {
     const tool = named(spans, "lathe.tool")[0]!;
     expect(tool.status.code).toBe(2); // ERROR
     expect(tool.attributes).toMatchObject({ "lathe.tool.status": "error", "error.type": "ToolError" });
-    expect(tool.status.message).toContain("disk on fire");
+    // Without contents, the error's name only: its message may quote what the tool saw.
+    expect(tool.status.message).toBeUndefined();
+    expect(JSON.stringify(tool.events)).not.toContain("disk on fire");
     const steps = named(spans, "lathe.step");
     expect(steps[0]!.status.code).not.toBe(2);
     expect(steps[1]!.status.code).toBe(2);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { LanguageModel, LanguageModelStreamPart, LanguageModelUsage, ModelMessage, Telemetry, TelemetryOptions, ToolSet } from "ai";
 import type { ChatParams } from "../agents/hooks.js";
 import { NULL_USAGE } from "./step-framing.js";
+import { redactedError } from "./error-facts.js";
 
 /** The options of `streamLanguageModelCall` that carry telemetry. */
 export interface CallTelemetryOptions {
@@ -95,7 +96,10 @@ export class ModelCallTelemetry {
   end(given: { error: unknown } | { aborted: true } | undefined): void {
     const outcome = given ?? this.failure;
     if (outcome && "error" in outcome) {
-      const event = { ...this.base, error: outcome.error };
+      // The integrations record an error's message and stack whatever recordOutputs says: without
+      // contents they get a stand-in carrying its name and code alone.
+      const contents = this.base.recordInputs && this.base.recordOutputs;
+      const event = { ...this.base, error: contents ? outcome.error : redactedError(outcome.error) };
       this.each((t) => t.onStepError?.(event as never));
       this.each((t) => t.onError?.(event));
       return;

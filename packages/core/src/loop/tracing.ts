@@ -5,6 +5,7 @@ import type { AssistantMessage, MessageError, ModelRef, Part, ToolPart } from "@
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
 import type { PermissionGate } from "../agents/agent-permissions.js";
 import type { TelemetryOptions } from "../options.js";
+import { errorFacts, errorMessage } from "./error-facts.js";
 
 // OpenTelemetry spans of Lathe's work (`AgentOptions.telemetry`). Every span is started with an
 // explicit parent, so the tree holds without a context manager: lathe.turn → lathe.step → the AI
@@ -55,7 +56,7 @@ export class Tracing {
     const parent = (callID !== undefined ? this.tools.get(toolKey(parentSessionID, callID)) : undefined) ?? otelContext.active();
     const attributes = { "gen_ai.agent.name": agent, "lathe.session.id": childSessionID, "lathe.parent_session.id": parentSessionID };
     try {
-      return await inSpan(this.options.tracer, "lathe.subagent", attributes, parent, (ctx) => {
+      return await inSpan(this.options.tracer, "lathe.subagent", attributes, parent, this.recordContent, (ctx) => {
         this.childParents.set(childSessionID, ctx);
         return work();
       });
@@ -67,7 +68,7 @@ export class Tracing {
   /** Runs a compaction asked for outside a turn (`agent.sessions.compact`) under a `lathe.compaction` span. */
   compaction<T>(sessionID: string, work: () => Promise<T>): Promise<T> {
     if (!this.options) return work();
-    return inSpan(this.options.tracer, "lathe.compaction", { "lathe.session.id": sessionID, "lathe.compaction.auto": false }, otelContext.active(), () => work());
+    return inSpan(this.options.tracer, "lathe.compaction", { "lathe.session.id": sessionID, "lathe.compaction.auto": false }, otelContext.active(), this.recordContent, () => work());
   }
 
   /** @internal A tool span opened (or closed, with `undefined`). */
@@ -156,7 +157,7 @@ class LiveTurnTrace implements TurnTrace {
           });
         }
         span.setAttributes(attributes);
-        if (error) endWithError(span, error);
+        if (error) endWithError(span, error, record);
         else span.end();
         if (this.stepContext === ctx) this.stepContext = undefined;
       },
@@ -181,7 +182,7 @@ class LiveTurnTrace implements TurnTrace {
         span.setAttribute("gen_ai.tool.call.arguments", JSON.stringify(state.input));
         if (state.status === "completed") span.setAttribute("gen_ai.tool.call.result", state.output);
       }
-      if (state.status === "error") endWithError(span, { name: "ToolError", message: state.error });
+      if (state.status === "error") endWithError(span, { name: "ToolError", message: state.error }, this.tracing.recordContent);
       else span.end();
     };
   }
@@ -190,11 +191,9 @@ class LiveTurnTrace implements TurnTrace {
     return {
       ask: async (input) => {
         const parent = (input.tool ? this.tracing.toolContext(input.sessionID, input.tool.callID) : undefined) ?? this.stepContext ?? this.context;
-        const span = this.tracer.startSpan(
-          "lathe.permission",
-          { attributes: { "lathe.permission": input.permission, "lathe.permission.patterns": [...input.patterns] } },
-          parent,
-        );
+        // Patterns are contents (a command, a URL with its credentials): without contents, only their count.
+        const patterns: Attributes = this.tracing.recordContent ? { "lathe.permission.patterns": [...input.patterns] } : { "lathe.permission.pattern_count": input.patterns.length };
+        const span = this.tracer.startSpan("lathe.permission", { attributes: { "lathe.permission": input.permission, ...patterns } }, parent);
         const start = Date.now();
         const finish = (reply: string) => span.setAttributes({ "lathe.permission.reply": reply, "lathe.permission.wait_ms": Date.now() - start });
         try {
@@ -205,7 +204,7 @@ class LiveTurnTrace implements TurnTrace {
           finish(error instanceof RejectedError ? "reject" : error instanceof CorrectedError ? "correct" : error instanceof DeniedError ? "deny" : "error");
           // A user's "no" is an answer, not a failure of the span.
           if (error instanceof RejectedError || error instanceof CorrectedError || error instanceof DeniedError) span.end();
-          else endWithError(span, error);
+          else endWithError(span, error, this.tracing.recordContent);
           throw error;
         }
       },
@@ -213,7 +212,7 @@ class LiveTurnTrace implements TurnTrace {
   }
 
   compaction<T>(work: () => Promise<T>): Promise<T> {
-    return inSpan(this.tracer, "lathe.compaction", { "lathe.compaction.auto": true }, this.context, async (_ctx, span) => {
+    return inSpan(this.tracer, "lathe.compaction", { "lathe.compaction.auto": true }, this.context, this.tracing.recordContent, async (_ctx, span) => {
       const result = await work();
       span.setAttribute("lathe.compaction.compacted", result === true);
       return result;
@@ -235,7 +234,7 @@ class LiveTurnTrace implements TurnTrace {
       if (info.output !== undefined) attributes["lathe.output"] = JSON.stringify(info.output);
     }
     this.span.setAttributes(attributes);
-    if (info.error) endWithError(this.span, info.error);
+    if (info.error) endWithError(this.span, info.error, this.tracing.recordContent);
     else this.span.end();
   }
 }
@@ -264,25 +263,35 @@ function usageAttributes(tokens: AssistantMessage["tokens"]): Attributes {
 }
 
 /** Runs `work` under a new span that ends with it (as failed when it throws). */
-async function inSpan<T>(tracer: Tracer, name: string, attributes: Attributes, parent: Context, work: (ctx: Context, span: Span) => Promise<T>): Promise<T> {
+async function inSpan<T>(tracer: Tracer, name: string, attributes: Attributes, parent: Context, contents: boolean, work: (ctx: Context, span: Span) => Promise<T>): Promise<T> {
   const span = tracer.startSpan(name, { attributes }, parent);
   try {
     const result = await work(trace.setSpan(parent, span), span);
     span.end();
     return result;
   } catch (error) {
-    endWithError(span, error);
+    endWithError(span, error, contents);
     throw error;
   }
 }
 
-/** Ends a span as failed: its status, the `error.type`, and the error as an exception event. */
-function endWithError(span: Span, error: unknown): void {
-  const name = error instanceof Error ? error.name : typeof error === "object" && error && "name" in error ? String(error.name) : "Error";
-  const message = error instanceof Error ? error.message : typeof error === "object" && error && "message" in error ? String(error.message) : String(error);
+/**
+ * Ends a span as failed: its status, the `error.type` (and `lathe.error.code` when the error has a
+ * code), and the error as an exception event. Its message — which may quote a file, a URL with its
+ * credentials, an answer — is recorded only with `contents` (the host's `recordContent`).
+ */
+function endWithError(span: Span, error: unknown, contents: boolean): void {
+  const { name, code } = errorFacts(error);
   span.setAttribute("error.type", name);
-  span.recordException({ name, message });
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  if (code !== undefined) span.setAttribute("lathe.error.code", code);
+  if (contents) {
+    const message = errorMessage(error);
+    span.recordException({ name, message });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  } else {
+    span.recordException(code === undefined ? { name } : { name, code });
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
   span.end();
 }
 
