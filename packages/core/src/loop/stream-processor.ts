@@ -38,12 +38,16 @@ export async function processStepStream(
   const out: StepStream = { finishReason: undefined, usage: undefined, calls: [], invalidCalls: 0 };
   const texts = new Map<string, TextPart>();
   const reasonings = new Map<string, ReasoningPart>();
+  // The part each of the model's call ids streams into now; ids whose call is complete (a later
+  // start or call under the same id is a new call, with a part of its own).
   const toolParts = new Map<string, ToolPart>();
+  const called = new Set<string>();
 
   const toolPart = (callID: string, toolName: string): ToolPart => {
     let part = toolParts.get(callID);
-    if (!part) {
-      part = recorder.add<ToolPart>({ type: "tool", callID, tool: toolName, state: { status: "pending", input: {}, raw: "" } });
+    if (!part || called.has(callID)) {
+      called.delete(callID);
+      part = recorder.add<ToolPart>({ type: "tool", callID: distinctCallID(recorder, callID), tool: toolName, state: { status: "pending", input: {}, raw: "" } });
       toolParts.set(callID, part);
     }
     return part;
@@ -105,6 +109,8 @@ export async function processStepStream(
           break;
         }
         case "tool-input-start":
+          // One call has one start: a second start under an id is another call, even before the first completes.
+          if (toolParts.has(chunk.id)) called.add(chunk.id);
           toolPart(chunk.id, chunk.toolName);
           break;
         case "tool-input-delta": {
@@ -116,6 +122,7 @@ export async function processStepStream(
         }
         case "tool-call": {
           const part = toolPart(chunk.toolCallId, chunk.toolName);
+          called.add(chunk.toolCallId);
           if (chunk.providerMetadata) part.providerMetadata = chunk.providerMetadata as ProviderMetadata;
           const parsed = asRecord(chunk.input);
           // Input nested deeper than any schema needs cannot be stored or copied (recursion limits):
@@ -152,6 +159,18 @@ export async function processStepStream(
       }
     }
   }
+}
+
+/**
+ * The call id a new tool part is stored under: the model's own, unless a tool part of this message
+ * has it already (the model repeated an id, in this step or an earlier one) — then the id with a
+ * numbered suffix, so each call keeps its own part, result and approval. The suffix uses only
+ * characters providers accept in call ids.
+ */
+function distinctCallID(recorder: TurnRecorder, callID: string): string {
+  const taken = new Set(recorder.parts.flatMap((p) => (p.type === "tool" ? [p.callID] : [])));
+  if (!taken.has(callID)) return callID;
+  for (let n = 2; ; n++) if (!taken.has(`${callID}_${n}`)) return `${callID}_${n}`;
 }
 
 function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, reasonings: Map<string, ReasoningPart>): void {
