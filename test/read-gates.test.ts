@@ -7,6 +7,8 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgent, DeniedError, FileUrlRefusedError, RejectedError, type AgentOptions, type PermissionRequest } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
+import { MemoryStorage } from "@lathe/storage";
+import { startTurn } from "../packages/queue/src/start-turn.js";
 import type { Diagnostic, Diagnostics, DiagnosticsReport } from "@lathe/tools";
 import { put } from "./helpers.js";
 
@@ -113,6 +115,18 @@ describe("file: URLs in prompts", () => {
       expect(() => agent.prompt(session.id, [{ type: "text", text: "read this" }, filePart(target)])).toThrow(FileUrlRefusedError);
     }
     expect(() => agent.prompt(session.id, [{ type: "file", url: "FILE:///etc/passwd", mime: "text/plain" }])).toThrow(/file: URLs are refused/);
+    expect(await agent.sessions.messages(session.id)).toEqual([]);
+    expect(model.calls).toHaveLength(0);
+    await agent.close();
+  });
+
+  it("through the queue too: a queued prompt with a file: URL ends its job as refused, nothing stored or read", async () => {
+    const storage = new MemoryStorage();
+    const model = mockModel([]);
+    const agent = agentWith({ model, storage });
+    const session = await agent.sessions.create();
+    const outcome = await startTurn(agent, storage, { kind: "prompt", sessionID: session.id, input: [filePart(join(root, "tenant-b/data.txt"))], options: {} }, "job_1", new Set());
+    expect(outcome).toEqual({ done: { state: "refused", reason: expect.stringContaining("file: URLs are refused") } });
     expect(await agent.sessions.messages(session.id)).toEqual([]);
     expect(model.calls).toHaveLength(0);
     await agent.close();
