@@ -91,6 +91,30 @@ describe("examples/cli in a terminal", () => {
   });
 });
 
+describe("examples/cli and workspace trust", () => {
+  it("asks once whether to trust a workspace it did not make, remembers the answer, and starts untrusted by default", { timeout: 60_000 }, async () => {
+    const ws = mkdtempSync(join(tmpdir(), "lathe-cli-trust-"));
+    workspaces.push(ws);
+    pane = new TmuxPane(cli("--cwd", ws), { cwd: root });
+    let screen = await pane.waitFor("I trust the authors of these files");
+    expect(screen).toContain(`Do you trust the files in ${ws}?`);
+    pane.keys("Down", "Enter");
+    screen = await pane.waitFor(`workspace ${ws} (trusted)`);
+    pane.close();
+    expect(JSON.parse(readFileSync(join(dir, "trusted-workspaces.json"), "utf8"))).toEqual({ workspaces: { [ws]: "trusted" } });
+    // Asked once: the next start knows the answer.
+    pane = new TmuxPane(cli("--cwd", ws), { cwd: root });
+    screen = await pane.waitFor(`workspace ${ws} (trusted)`);
+    expect(screen).not.toContain("Do you trust");
+    pane.close();
+    // A script is never asked and never trusts a workspace it was not told about.
+    const other = mkdtempSync(join(tmpdir(), "lathe-cli-trust-"));
+    workspaces.push(other);
+    const { stdout } = await promisify(execFile)(process.execPath, [main, "--demo", "--db", join(dir, "cli.db"), "--cwd", other, "--yes", "-p", "hi"], { cwd: root, timeout: 60_000 });
+    expect(stripVTControlCharacters(stdout)).toContain(`workspace ${other} (untrusted)`);
+  });
+});
+
 describe("examples/cli without a terminal", () => {
   // Colours stay on where the environment asks for them (CI=true does), so they are taken off here.
   const run = async (...args: string[]) => {

@@ -18,6 +18,7 @@ import { createDemoWorkspace, DEMO_PROMPT, demoModel } from "./demo.ts";
 import { Interrupts } from "./interrupts.ts";
 import { modelFromEnv } from "./model-from-env.ts";
 import { TurnView } from "./turn-view.ts";
+import { workspaceTrust } from "./workspace-trust.ts";
 
 const USAGE = `Usage: lathe-cli [options]
 
@@ -28,6 +29,7 @@ const USAGE = `Usage: lathe-cli [options]
   --cwd <dir>         the workspace (default: the current directory)
   -p, --prompt <text> answer one prompt and exit
   --yes               approve every request without asking
+  --trust             trust the workspace without asking (its own tools and command settings may run)
   --sessions          list stored sessions and exit
   -h, --help          show this help
 
@@ -43,6 +45,7 @@ const { values: args } = parseArgs({
     cwd: { type: "string" },
     prompt: { type: "string", short: "p" },
     yes: { type: "boolean", default: false },
+    trust: { type: "boolean", default: false },
     sessions: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -75,7 +78,14 @@ if (args.resume && !resumed) {
 const fromEnv = args.demo ? undefined : modelFromEnv();
 const demo = fromEnv === undefined;
 let cwd = args.cwd ?? resumed?.directory ?? process.cwd();
-if (demo && !args.cwd && (!resumed || !existsSync(resumed.directory))) cwd = createDemoWorkspace();
+const madeHere = demo && !args.cwd && (!resumed || !existsSync(resumed.directory));
+if (madeHere) cwd = createDemoWorkspace();
+// Asked once per workspace (the demo's own temporary project needs no question).
+const trust = await workspaceTrust(cwd, {
+  file: join(dirname(dbPath), "trusted-workspaces.json"),
+  interactive: !args.prompt && process.stdin.isTTY === true,
+  ...(args.trust || madeHere ? { given: "trusted" as const } : {}),
+});
 if (demo) {
   // The demo's commands call `node`: make it this Node, whatever the PATH had.
   process.env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
@@ -115,6 +125,7 @@ const approve = async (request: Parameters<ApprovalPrompt["ask"]>[0], { signal }
 agent = createAgent({
   model,
   cwd,
+  trust,
   storage,
   approve: args.yes ? async () => "once" : approve,
   // Edits and commands ask before they run (read-only commands do not); plan and explore keep their
@@ -132,7 +143,7 @@ const session = resumed ?? (await agent.sessions.create({ title: demo ? "Lathe d
 
 out.write(`${pc.bold("lathe")} ${pc.dim("— a coding agent built on Lathe")}\n`);
 out.write(pc.dim(`model ${fromEnv?.label ?? "offline demo (scripted; set ANTHROPIC_API_KEY, OPENAI_API_KEY or LATHE_BASE_URL for a real one)"}\n`));
-out.write(pc.dim(`workspace ${cwd}\nsession ${session.id}${resumed ? " (resumed)" : ""} · agent ${args.agent}\n`));
+out.write(pc.dim(`workspace ${cwd} (${trust})\nsession ${session.id}${resumed ? " (resumed)" : ""} · agent ${args.agent}\n`));
 out.write(pc.dim("Ctrl+C stops a turn, twice exits.\n\n"));
 if (resumed) {
   const messages = await agent.sessions.messages(session.id);
