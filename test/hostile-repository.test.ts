@@ -92,6 +92,19 @@ describe("a hostile repository in an untrusted workspace (the default)", () => {
     await agent.close();
   });
 
+  it("a skill whose SKILL.md is symlinked out of the repository is asked for before its text reaches the model", async () => {
+    repo = hostileRepository();
+    const asked: PermissionRequest[] = [];
+    const model = mockModel([{ toolCalls: [{ name: "skill", input: { name: "leaky" } }] }, { text: "ok" }]);
+    const agent = agentIn(repo, { model, approve: async (request) => (asked.push(request), request.permission === "skill" ? "once" : { reject: "no" }) });
+    const session = await agent.sessions.create();
+    const { parts } = await agent.prompt(session.id, "use the skill");
+    expect(asked.map((r) => r.permission)).toEqual(["external_directory"]);
+    expect(JSON.stringify(parts)).not.toContain("SKILL-SECRET-OUTSIDE");
+    expect(JSON.stringify(model.calls)).not.toContain("SKILL-SECRET-OUTSIDE");
+    await agent.close();
+  });
+
   it("refuses a trust value that is not one", () => {
     expect(() => createAgent({ model: mockModel([]), trust: "yes" as never })).toThrow(InvalidInputError);
   });

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { askForLinkedDefinition } from "./command-trust.js";
 import { defineTool, type Tool } from "@lathe/tools";
 import { z } from "zod";
 import { SKILL_FILE, skillInstructions, type Skill } from "./skill-catalog.js";
@@ -39,6 +40,8 @@ export function createSkillTool(skillsFor: SkillsForAgent): Tool<typeof SkillPar
         throw new Error(`There is no skill named "${args.name}".${names.length ? ` Available skills: ${names.join(", ")}.` : " No skills are available."}`);
       }
       await ctx.ask({ permission: "skill", patterns: [skill.name], always: [skill.name], metadata: { name: skill.name, path: skill.path } });
+      // A SKILL.md a symlink leads out of the repository is asked for like a read of its real path.
+      await askForLinkedDefinition(skill, ctx.cwd, ctx);
       const instructions = skillInstructions(skill);
       const files = await listSkillFiles(skill.directory);
       const listing = files.paths.map((p) => join(skill.directory, p)).join("\n");

@@ -9,7 +9,7 @@ import type { AgentRuntime } from "../loop/runtime.js";
 import type { Command, CommandCatalog } from "../agents/command-catalog.js";
 import { commandArguments, expandTemplate } from "../agents/command-template.js";
 import { nameProblem } from "../agents/definition-dirs.js";
-import { askForLinkedCommand, frontMatterAgent } from "../agents/command-trust.js";
+import { askForLinkedDefinition, frontMatterAgent } from "../agents/command-trust.js";
 import { isTrusted } from "../agents/workspace-trust.js";
 
 /** The agent a subtask runs with when its command names none. */
@@ -56,7 +56,7 @@ export async function commandPrompt(
   rt.agents.get(agent);
   const bash = shellTool(rt);
   const context: ToolContext = { ...referenceToolContext(rt, shell.sessionID, "", agent, shell.signal), callID: `command_${command.name}` };
-  await askForLinkedCommand(command, rt.cwd, context);
+  await askForLinkedDefinition(command, rt.cwd, context);
   const text = await expandTemplate(command.template, commandArguments(args), async (cmd) => {
     const result = await bash.execute({ command: cmd, description: `/${command.name}: ${cmd}` }, context);
     return result.output;
