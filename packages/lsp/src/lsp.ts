@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Diagnostic, Diagnostics, DiagnosticsReport, FormattedContent } from "@lathe/tools";
+import type { Diagnostic, Diagnostics, DiagnosticsReport, DiagnosticsWorkspace, FormattedContent } from "@lathe/tools";
 import { ServerClient, ServerStartError } from "./client.js";
 import { formatterFor } from "./formatters.js";
 import { nearestRoot } from "./locate.js";
@@ -79,7 +79,7 @@ export class Lsp implements Diagnostics {
     ].join("\n");
   }
 
-  async sync(files: string[], options: { cwd: string; trusted?: boolean; signal?: AbortSignal; related?: boolean }): Promise<DiagnosticsReport> {
+  async sync(files: string[], options: DiagnosticsWorkspace & { related?: boolean }): Promise<DiagnosticsReport> {
     const deadline = Date.now() + this.timeoutMs;
     const report: DiagnosticsReport = { files: {}, before: {}, notes: [] };
     await Promise.all(
@@ -109,7 +109,7 @@ export class Lsp implements Diagnostics {
     return report;
   }
 
-  async current(options: { cwd: string; trusted?: boolean; file?: string; signal?: AbortSignal }): Promise<DiagnosticsReport> {
+  async current(options: DiagnosticsWorkspace & { file?: string }): Promise<DiagnosticsReport> {
     if (options.file !== undefined) return this.sync([options.file], options);
     const report: DiagnosticsReport = { files: {}, before: {}, notes: [] };
     const deadline = Date.now() + this.timeoutMs;
@@ -127,7 +127,7 @@ export class Lsp implements Diagnostics {
     return report;
   }
 
-  async format(file: string, content: string, options: { cwd: string; trusted?: boolean; signal?: AbortSignal }): Promise<FormattedContent | undefined> {
+  async format(file: string, content: string, options: DiagnosticsWorkspace): Promise<FormattedContent | undefined> {
     if (this.options.formatters === false || this.closed) return undefined;
     const formatter = formatterFor(file, options.cwd, this.options.formatters ?? {}, options.trusted === true);
     if (!formatter) return undefined;
