@@ -139,4 +139,34 @@ describe("@lathe/queue in one process", () => {
     await worker.stop();
     await storage.close();
   });
+  it("a resume job whose answers name another session's request answers nothing, and the victim's call never runs; a queued file: URL is refused", async () => {
+    const schema = `q${++n}`;
+    const queue = open(schema);
+    const client = open(schema);
+    const storage = await PostgresStorage.open({ connectionString: server.connectionString, schema });
+    const host = createAgent({ model: scriptedModel(), storage, tools: [deployTool], permission: { deploy: "ask" }, handOffReply: client.handOffReply });
+    const worker = await queue.work((context) => workerAgent(context), { handleSignals: false });
+    const victim = await host.sessions.create();
+    const attacker = await host.sessions.create();
+    const asked = await client.enqueuePrompt(victim.id, "ask: prod/victim");
+    await until(async () => (await queue.outcome(asked))?.state === "completed");
+    const [request] = await host.permissions.pending(victim.id);
+    const forged = await client.enqueueResume(attacker.id, [{ requestID: request!.id, reply: "always" }]);
+    await until(async () => (await queue.outcome(forged))?.state === "completed");
+    // Refused where the worker holds the request; where it does not (the victim's turn left it), the
+    // answer finds no request of the attacker's session and is not applied: nothing to resume.
+    expect((await queue.outcome(forged))?.output).toMatchObject({ state: expect.stringMatching(/^(refused|nothing-to-resume)$/) });
+    expect((await storage.getSession(victim.id))!.permission?.pending.map((r) => r.id)).toEqual([request!.id]);
+    const deployed = async () => (await storage.listMessages(victim.id)).flatMap((m) => m.parts).some((p) => p.type === "tool" && p.state.status === "completed");
+    expect(await deployed()).toBe(false);
+    // The host's own answer does run it: the forged one was refused, not lost to a broken setup.
+    await host.permissions.reply(request!.id, "once");
+    await until(deployed);
+    const file = await client.enqueuePrompt(attacker.id, [{ type: "file", url: "file:///etc/passwd", mime: "text/plain" }]);
+    await until(async () => (await queue.outcome(file))?.state === "completed");
+    expect((await queue.outcome(file))?.output).toMatchObject({ state: "refused", reason: expect.stringContaining("file: URLs are refused") });
+    expect(await storage.listMessages(attacker.id)).toEqual([]);
+    await worker.stop();
+    await storage.close();
+  });
 });
