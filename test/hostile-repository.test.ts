@@ -1,7 +1,7 @@
 // Workspace trust against a repository an attacker prepared (test/fixtures/hostile-repository.ts):
 // untrusted, writes, `diagnostics` (plan mode too) and commands run none of its programs or configs;
 // trusted, its own formatter runs, as before.
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, InvalidInputError, RejectedError, type AgentOptions, type PermissionRequest } from "@lathe/core";
@@ -102,6 +102,23 @@ describe("a hostile repository in an untrusted workspace (the default)", () => {
     expect(asked.map((r) => r.permission)).toEqual(["external_directory"]);
     expect(JSON.stringify(parts)).not.toContain("SKILL-SECRET-OUTSIDE");
     expect(JSON.stringify(model.calls)).not.toContain("SKILL-SECRET-OUTSIDE");
+    await agent.close();
+  });
+
+  it("a command symlinked onto the repository's .env is asked for like a read of .env", async () => {
+    repo = hostileRepository();
+    writeFileSync(join(repo.ws, ".env"), "TOKEN=ENV-SECRET-IN-COMMAND\n");
+    symlinkSync(join(repo.ws, ".env"), join(repo.ws, ".lathe/commands/env.md"));
+    const asked: PermissionRequest[] = [];
+    const model = mockModel([{ text: "answered" }]);
+    const agent = agentIn(repo, { model, approve: async (request) => (asked.push(request), "reject") });
+    const session = await agent.sessions.create();
+    await expect(agent.command(session.id, "env")).rejects.toBeInstanceOf(RejectedError);
+    expect(asked.map((r) => [r.permission, r.patterns])).toEqual([["read", [".env"]]]);
+    expect(JSON.stringify(model.calls)).not.toContain("ENV-SECRET-IN-COMMAND");
+    // The repository's own command files need no ask.
+    await agent.command(session.id, "escalate");
+    expect(asked).toHaveLength(1);
     await agent.close();
   });
 

@@ -1,6 +1,7 @@
 // What a command file the repository controls may do in a workspace the host does not trust, and
 // the read check of a command or skill file that a symlink leads out of its project directory.
 import { realpath } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { isInside, permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
 import type { Command } from "./command-catalog.js";
 import { projectDirs, type DefinitionOrigin } from "./definition-dirs.js";
@@ -16,18 +17,19 @@ export function frontMatterAgent(command: Command, trusted: boolean): string | u
 }
 
 /**
- * Asks for a project command or skill file that a symlink leads out of the project directory it was
- * found in (the workspace, or a folder above it up to the repository root), as a `read` of its real
- * path would be asked — `external_directory` outside the workspace, then `read` — before its text
- * goes to the model. Rejects with the permission engine's error when denied; a file inside its
- * project directory needs no ask.
+ * Asks for a project command or skill file reached through a symlink — out of the repository, or
+ * onto another of its files (`.env`) — as a `read` of its real path would be asked:
+ * `external_directory` outside the workspace, then `read`, before its text goes to the model.
+ * Rejects with the permission engine's error when denied. A file the project directory holds
+ * itself (no symlink on the way) needs no ask.
  */
 export async function askForLinkedDefinition(definition: { name: string; origin: DefinitionOrigin; path?: string | undefined }, cwd: string, ctx: ToolContext): Promise<void> {
   if (definition.origin !== "project" || definition.path === undefined) return;
   const found = definition.path;
   const home = projectDirs(cwd).find((dir) => isInside(dir, found));
   const real = await realpath(found);
-  if (home !== undefined && isInside(await realpath(home), real)) return;
+  // No symlink between the project directory and the file: it is the repository's own text.
+  if (home !== undefined && real === join(await realpath(home), relative(home, found))) return;
   const target = await resolveToolPath(ctx, real);
   await ctx.ask({ permission: "read", patterns: [permissionPath(target)], metadata: { filepath: target.absolute, definition: definition.name } });
 }
