@@ -122,6 +122,24 @@ describe("a hostile repository in an untrusted workspace (the default)", () => {
     await agent.close();
   });
 
+  it("an instruction file symlinked to a secret is left out of the system prompt; one linked to the repository's Markdown is kept", async () => {
+    repo = hostileRepository();
+    writeFileSync(join(repo.ws, ".env"), "TOKEN=ENV-SECRET-IN-AGENTS\n");
+    symlinkSync(join(repo.ws, ".env"), join(repo.ws, "AGENTS.md"));
+    symlinkSync(repo.outside, join(repo.ws, "CONTEXT.md"));
+    writeFileSync(join(repo.ws, "GUIDE.md"), "Use tabs (GUIDE-INSTRUCTIONS).\n");
+    symlinkSync(join(repo.ws, "GUIDE.md"), join(repo.ws, "CLAUDE.md"));
+    const model = mockModel([{ text: "ok" }]);
+    const agent = agentIn(repo, { model });
+    const session = await agent.sessions.create();
+    await agent.prompt(session.id, "hello");
+    const sent = JSON.stringify(model.calls[0]?.prompt);
+    expect(sent).toContain("GUIDE-INSTRUCTIONS");
+    expect(sent).not.toContain("ENV-SECRET-IN-AGENTS");
+    expect(sent).not.toContain("SECRET-OUTSIDE-THE-REPOSITORY");
+    await agent.close();
+  });
+
   it("refuses a trust value that is not one", () => {
     expect(() => createAgent({ model: mockModel([]), trust: "yes" as never })).toThrow(InvalidInputError);
   });

@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { askForLinkedDefinition } from "./command-trust.js";
+import { askForLinkedDefinition } from "./project-trust.js";
 import { defineTool, type Tool } from "@lathe/tools";
 import { z } from "zod";
 import { SKILL_FILE, skillInstructions, type Skill } from "./skill-catalog.js";

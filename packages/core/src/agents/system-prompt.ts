@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { isOwnInstructionFile } from "./project-trust.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ModelRef } from "@lathe/message";
 
@@ -97,7 +98,7 @@ export function instructionFilePaths(cwd: string, extra: string[]): string[] {
     dirs.unshift(dir);
     if (!root || dir === root || dirname(dir) === dir) break;
   }
-  const found = dirs.flatMap((dir) => INSTRUCTION_FILES.map((name) => join(dir, name)).filter((p) => isFile(p)));
+  const found = dirs.flatMap((dir) => INSTRUCTION_FILES.map((name) => join(dir, name)).filter((p) => isFile(p) && isOwnInstructionFile(p, root ?? cwd)));
   const hostFiles = extra.map((p) => (isAbsolute(p) ? p : join(cwd, p))).filter((p) => isFile(p) && !found.includes(p));
   return [...found, ...hostFiles];
 }

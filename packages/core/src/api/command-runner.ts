@@ -9,7 +9,7 @@ import type { AgentRuntime } from "../loop/runtime.js";
 import type { Command, CommandCatalog } from "../agents/command-catalog.js";
 import { commandArguments, expandTemplate } from "../agents/command-template.js";
 import { nameProblem } from "../agents/definition-dirs.js";
-import { askForLinkedDefinition, frontMatterAgent } from "../agents/command-trust.js";
+import { askForLinkedDefinition, frontMatterAgent } from "../agents/project-trust.js";
 import { isTrusted } from "../agents/workspace-trust.js";
 
 /** The agent a subtask runs with when its command names none. */

@@ -1,7 +1,8 @@
-// What a command file the repository controls may do in a workspace the host does not trust, and
-// the read check of a command or skill file that a symlink leads out of its project directory.
+// What the repository's own files may do: a project command picks no agent in a workspace the host
+// does not trust; a command, skill or instruction file reached through a symlink is asked for or left out.
+import { lstatSync, realpathSync } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { extname, join, relative } from "node:path";
 import { isInside, permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
 import type { Command } from "./command-catalog.js";
 import { projectDirs, type DefinitionOrigin } from "./definition-dirs.js";
@@ -32,4 +33,19 @@ export async function askForLinkedDefinition(definition: { name: string; origin:
   if (home !== undefined && real === join(await realpath(home), relative(home, found))) return;
   const target = await resolveToolPath(ctx, real);
   await ctx.ask({ permission: "read", patterns: [permissionPath(target)], metadata: { filepath: target.absolute, definition: definition.name } });
+}
+
+/**
+ * Whether a project instruction file (`AGENTS.md`, …) may go into the system prompt, where no ask
+ * can guard it: the file itself, or a symlink to a Markdown file inside `root` (the repository, or
+ * the workspace) — `AGENTS.md → CLAUDE.md` is kept; `AGENTS.md → .env` or `→ ~/.ssh/id_rsa` is not.
+ */
+export function isOwnInstructionFile(file: string, root: string): boolean {
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return true;
+    const real = realpathSync(file);
+    return extname(real).toLowerCase() === ".md" && isInside(realpathSync(root), real);
+  } catch {
+    return false;
+  }
 }
