@@ -1,8 +1,7 @@
 // What the repository's own files may do: a project command picks no agent in a workspace the host
-// does not trust; a command, skill or instruction file reached through a symlink is asked for or left out.
-import { lstatSync, realpathSync } from "node:fs";
+// does not trust; a command or skill file reached through a symlink is asked for like a read.
 import { realpath } from "node:fs/promises";
-import { extname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { isInside, permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
 import type { Command } from "./command-catalog.js";
 import { projectDirs, type DefinitionOrigin } from "./definition-dirs.js";
@@ -35,17 +34,3 @@ export async function askForLinkedDefinition(definition: { name: string; origin:
   await ctx.ask({ permission: "read", patterns: [permissionPath(target)], metadata: { filepath: target.absolute, definition: definition.name } });
 }
 
-/**
- * Whether a project instruction file (`AGENTS.md`, …) may go into the system prompt, where no ask
- * can guard it: the file itself, or a symlink to a Markdown file inside `root` (the repository, or
- * the workspace) — `AGENTS.md → CLAUDE.md` is kept; `AGENTS.md → .env` or `→ ~/.ssh/id_rsa` is not.
- */
-export function isOwnInstructionFile(file: string, root: string): boolean {
-  try {
-    if (!lstatSync(file).isSymbolicLink()) return true;
-    const real = realpathSync(file);
-    return extname(real).toLowerCase() === ".md" && isInside(realpathSync(root), real);
-  } catch {
-    return false;
-  }
-}

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isOwnInstructionFile } from "./project-trust.js";
+import { isOwnInstructionFile } from "./instruction-links.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ModelRef } from "@lathe/message";
 
