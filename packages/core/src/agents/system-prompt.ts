@@ -38,7 +38,7 @@ export function modelFamily(model: ModelRef): ModelFamily {
 }
 
 /** What the model is told on the last step a step limit allows. */
-export const MAX_STEPS_PROMPT = `You have reached the maximum number of steps for this task. Tools are disabled now.
+export const MAX_STEPS_PROMPT = `You have reached the maximum number of steps for this task. No more tool calls will run: any you make now is refused.
 Answer in text only: summarise what you did, what remains to be done, and what you recommend next.`;
 
 /** Files whose content joins the system prompt as project instructions, looked for from the workspace up to its repository root. */
@@ -66,18 +66,39 @@ export interface SystemPromptInput {
   now?: Date;
 }
 
+/** The system prompt in two parts: what stays put across a session's requests, then what may change. */
+export interface SystemSections {
+  /** The base prompt of the model's family, the agent's prompt, instruction files, host instructions, skills. */
+  stable: string[];
+  /** The environment (date, workspace listing, diagnostics) and the prompt's own instructions. */
+  volatile: string[];
+}
+
 /**
  * Builds the system prompt as sections, stable ones first so providers can cache them: the base
  * prompt of the model's family, the agent's prompt, the project's instruction files, the host's
- * instructions, then the environment (which carries the date) and the prompt's own instructions.
+ * instructions and the skill list (the stable part), then the environment (which carries the date
+ * and the workspace listing) and the prompt's own instructions (the volatile part). A cache
+ * breakpoint goes between the two, so a new day or a new file leaves the cached prefix alone.
  */
-export function buildSystemPrompt(input: SystemPromptInput): string[] {
-  const sections: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
+export function buildSystemSections(input: SystemPromptInput): SystemSections {
+  const stable: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
   for (const file of instructionFilePaths(input.cwd, input.instructionFiles ?? [])) {
     const text = readCached(file);
-    if (text !== undefined && text.trim() !== "") sections.push(`Instructions from ${file}:\n${text.trim()}`);
+    if (text !== undefined && text.trim() !== "") stable.push(`Instructions from ${file}:\n${text.trim()}`);
   }
-  sections.push(...input.instructions, input.skills, environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system);
+  stable.push(...input.instructions, input.skills);
+  const volatile = [environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system];
+  return { stable: nonEmpty(stable), volatile: nonEmpty(volatile) };
+}
+
+/** The system prompt's sections in order (see {@link buildSystemSections}). */
+export function buildSystemPrompt(input: SystemPromptInput): string[] {
+  const { stable, volatile } = buildSystemSections(input);
+  return [...stable, ...volatile];
+}
+
+function nonEmpty(sections: Array<string | undefined>): string[] {
   return sections.filter((s): s is string => typeof s === "string" && s.trim() !== "");
 }
 

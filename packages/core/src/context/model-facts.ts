@@ -36,6 +36,12 @@ export const ModelFacts = z.object({
   /** The most tokens the model writes in one answer. */
   maxOutputTokens: z.number().int().positive().optional(),
   price: ModelPrice.optional(),
+  /**
+   * The shortest prompt prefix the provider caches, in tokens (Anthropic: 1,024 for most models,
+   * 2,048 or 4,096 for some). Lathe places no cache breakpoint before a prefix this long. Unset:
+   * 1,024 (a breakpoint below a model's real minimum is ignored by the provider, at no cost).
+   */
+  cacheMinTokens: z.number().int().positive().optional(),
 });
 /** What Lathe needs to know of a model. */
 export type ModelFacts = z.infer<typeof ModelFacts>;
@@ -49,8 +55,13 @@ export const BUILTIN_MODELS_DATE = "2026-11-25";
 // borrows another's facts: a newer model is unknown until it is listed here or by the host.
 
 /** Anthropic bills cache reads at 10% and 5-minute cache writes at 125% of the input price. */
-function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
-  return { contextWindow, maxOutputTokens, price: { input, output, cache: { read: input / 10, write: input * 1.25 } } };
+function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number, cacheMinTokens?: number): ModelFacts {
+  return {
+    contextWindow,
+    maxOutputTokens,
+    price: { input, output, cache: { read: input / 10, write: input * 1.25 } },
+    ...(cacheMinTokens === undefined ? {} : { cacheMinTokens }),
+  };
 }
 
 /**
@@ -84,14 +95,14 @@ export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = de
   // Anthropic.
   "claude-opus-4-6": anthropic(1_000_000, 128_000, 5, 25),
   "claude-sonnet-4-6": anthropic(1_000_000, 64_000, 3, 15),
-  "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25),
+  "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25, 4_096),
   "claude-opus-4-1": anthropic(200_000, 32_000, 15, 75),
   "claude-opus-4": anthropic(200_000, 32_000, 15, 75),
   "claude-sonnet-4-5": anthropicLongContext(200_000, 64_000, 3, 15),
   "claude-sonnet-4": anthropicLongContext(200_000, 64_000, 3, 15),
   "claude-3-7-sonnet": anthropic(200_000, 64_000, 3, 15),
-  "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5),
-  "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4),
+  "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5, 4_096),
+  "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4, 2_048),
   // OpenAI.
   "gpt-5.2": gpt5(1.75, 14, 0.175),
   "gpt-5.1": gpt5(1.25, 10, 0.125),
@@ -187,6 +198,7 @@ function overlay(facts: ModelFacts, entry: ModelFacts | undefined): ModelFacts {
   if (entry.maxInputTokens !== undefined) out.maxInputTokens = entry.maxInputTokens;
   if (entry.maxOutputTokens !== undefined) out.maxOutputTokens = entry.maxOutputTokens;
   if (entry.price !== undefined) out.price = entry.price;
+  if (entry.cacheMinTokens !== undefined) out.cacheMinTokens = entry.cacheMinTokens;
   return out;
 }
 
