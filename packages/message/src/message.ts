@@ -29,6 +29,12 @@ export const UserMessage = z.object({
   system: z.string().optional(),
   /** The permission mode active when the prompt started; absent in messages stored before modes existed. */
   mode: PermissionModeName.optional(),
+  /**
+   * The environment the prompt started in (date, workspace listing…), sent to the model after the
+   * message's content. Set only when it changed since the last one the model saw, and never changed
+   * after: what was sent stays byte for byte the same, so a provider's prompt cache keeps holding.
+   */
+  environment: z.string().optional(),
 });
 /** What the user said. */
 export type UserMessage = z.infer<typeof UserMessage>;

@@ -59,27 +59,26 @@ export interface SystemPromptInput {
   instructionFiles?: string[] | undefined;
   /** Extra instructions given with one prompt. */
   system?: string | undefined;
-  /** What the environment section says about language-server diagnostics (when servers are on). */
-  diagnostics?: string | undefined;
-  /** The skill list (stable while the skills are): after the host's instructions, before the environment. */
+  /** The skill list (stable while the skills are): after the host's instructions. */
   skills?: string | undefined;
-  now?: Date;
 }
 
 /** The system prompt in two parts: what stays put across a session's requests, then what may change. */
 export interface SystemSections {
   /** The base prompt of the model's family, the agent's prompt, instruction files, host instructions, skills. */
   stable: string[];
-  /** The environment (date, workspace listing, diagnostics) and the prompt's own instructions. */
+  /** The prompt's own instructions. */
   volatile: string[];
 }
 
 /**
  * Builds the system prompt as sections, stable ones first so providers can cache them: the base
  * prompt of the model's family, the agent's prompt, the project's instruction files, the host's
- * instructions and the skill list (the stable part), then the environment (which carries the date
- * and the workspace listing) and the prompt's own instructions (the volatile part). A cache
- * breakpoint goes between the two, so a new day or a new file leaves the cached prefix alone.
+ * instructions and the skill list (the stable part), then the prompt's own instructions (the
+ * volatile part; a cache breakpoint goes between the two). The environment — date, workspace
+ * listing, diagnostics — is not here: it travels in the prompt's user message, and only when it
+ * changed (see {@link environmentSection}), so a new day or a new file leaves the cached prefix,
+ * conversation included, as it was.
  */
 export function buildSystemSections(input: SystemPromptInput): SystemSections {
   const stable: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
@@ -88,7 +87,7 @@ export function buildSystemSections(input: SystemPromptInput): SystemSections {
     if (text !== undefined && text.trim() !== "") stable.push(`Instructions from ${file}:\n${text.trim()}`);
   }
   stable.push(...input.instructions, input.skills);
-  const volatile = [environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system];
+  const volatile = [input.system];
   return { stable: nonEmpty(stable), volatile: nonEmpty(volatile) };
 }
 
@@ -123,7 +122,11 @@ export function instructionFilePaths(cwd: string, extra: string[]): string[] {
   return [...found, ...hostFiles];
 }
 
-function environment(cwd: string, now: Date, diagnostics?: string): string {
+/**
+ * The environment a turn starts in: working directory, whether it is a git repository, platform,
+ * date, what language-server diagnostics do, and the workspace's top-level listing.
+ */
+export function environmentSection(cwd: string, now: Date, diagnostics?: string): string {
   const listing = topLevelListing(cwd);
   return [
     "<environment>",

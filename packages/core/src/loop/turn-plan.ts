@@ -79,7 +79,6 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
     system: turnInstructions(rt, session.id, options.system),
-    diagnostics: rt.options.lsp?.prompt(),
     skills: skills.section,
   });
   const cache = cachePlan(model, resolveCache(rt.options.cache, definition.cache, options.cache), session.id, rt.facts(ref).cacheMinTokens);
