@@ -64,6 +64,12 @@ export const AssistantMessage = z.object({
   finish: FinishReason.optional(),
   tokens: TokenUsage,
   cost: z.number().nonnegative(),
+  /**
+   * What prompt caching saved, in US dollars: these tokens' cost had every cache read and write been
+   * billed as plain input, less their cost. Negative when the cache writes cost more than the reads
+   * saved (a prefix written and never read again). Absent where nothing was counted.
+   */
+  cacheSaved: z.number().optional(),
   error: MessageError.optional(),
   /** True for the summary written by compaction. */
   summary: z.boolean().optional(),

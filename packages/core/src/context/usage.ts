@@ -15,6 +15,18 @@ export function tokensFromUsage(usage: LanguageModelUsage | undefined): TokenUsa
   return { input, output, reasoning, cache: { read: cacheRead, write: cacheWrite } };
 }
 
+/**
+ * What prompt caching saved on one request's tokens, in US dollars: their cost had every cache read
+ * and write been billed as plain input (the same price tier: the input is as long), less their cost.
+ * Negative when writes at a premium (Anthropic's 1.25× or 2×) outweigh the reads' discount; 0
+ * without prices.
+ */
+export function savedByCache(tokens: TokenUsage, price: ModelPrice | undefined): number {
+  if (!price || (tokens.cache.read === 0 && tokens.cache.write === 0)) return 0;
+  const uncached: TokenUsage = { ...tokens, input: tokens.input + tokens.cache.read + tokens.cache.write, cache: { read: 0, write: 0 } };
+  return costOf(uncached, price) - costOf(tokens, price);
+}
+
 /** Above this many input tokens (plain, cache reads and writes) a model's `above200k` prices apply. */
 export const LONG_CONTEXT_THRESHOLD = 200_000;
 
