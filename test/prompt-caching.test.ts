@@ -192,7 +192,7 @@ describe("Anthropic: breakpoints through @ai-sdk/anthropic", () => {
     await picky.prompt((await picky.sessions.create()).id, "hi");
     expect(breakpointCount(server.requests[1]!)).toBe(0);
     // Off: no markers, and the system prompt is one block.
-    const off = createAgent(agentOptions(anthropicModel(server.url), { cache: false, system: undefined }));
+    const off = createAgent(agentOptions(anthropicModel(server.url), { cache: false }));
     await off.prompt((await off.sessions.create()).id, "hi", { system: "Per-prompt rule." });
     expect(breakpointCount(server.requests[2]!)).toBe(0);
     expect(server.requests[2]!.system).toHaveLength(1);
