@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { createAgent, type AgentOptions } from "@lathe/core";
 import { AnthropicCacheSimulator, billedInput } from "@lathe/mock";
 import { cacheBlocks, startFakeAnthropic, type AnthropicTurn, type FakeAnthropicServer } from "./anthropic-server.js";
+import { billedUnder, openCodeBreakpoints, runCodingSession, withoutBreakpoints, writeWorkspace } from "../bench/lib/cache-session.ts";
 import { finishChunks, startFakeOpenAI, textChunks, toolCallChunks, type FakeOpenAIServer } from "./openai-server.js";
 
 // Prompt caching through the real provider packages against local servers: the request bodies
@@ -357,4 +358,21 @@ describe("other providers", () => {
     expect(last.cache_control).toEqual({ type: "ephemeral" });
     expect((JSON.stringify(body).match(/"cache_control"/g) ?? []).length).toBeLessThanOrEqual(4);
   });
+});
+
+describe("the simulated bill of a scripted 35-step session", () => {
+  it("is at most 0.2× the uncached input, and below OpenCode's scheme on the same requests", async () => {
+    writeWorkspace(dir);
+    const run = await runCodingSession(dir, [12, 12, 11]);
+    expect(run.requests).toHaveLength(35);
+    // As the fake API billed it while the session ran.
+    const uncached = run.usages.reduce((n, u) => n + u.total, 0);
+    const billed = run.usages.reduce((n, u) => n + billedInput(u), 0);
+    expect(billed / uncached).toBeLessThanOrEqual(0.2);
+    // Billed again from the bodies alone: the same figure; OpenCode's marks cost more.
+    expect(billedUnder(run.requests, (b) => b).billed).toBeCloseTo(billed, 6);
+    expect(billedUnder(run.requests, withoutBreakpoints).billed).toBe(uncached);
+    expect(billed).toBeLessThanOrEqual(billedUnder(run.requests, openCodeBreakpoints).billed);
+    expect(prefixBreaks(run.requests.map((r) => r.body))).toEqual([]);
+  }, 30_000);
 });
