@@ -88,7 +88,7 @@ function call(messages: LanguageModelV4Message[], tools = 3, description = ""): 
 }
 
 const plan = { carrier: providerCaching(model("anthropic.messages"), "5m").carrier!, minTokens: 1024 };
-const marked = (value: { providerOptions?: unknown }) => (value.providerOptions as { anthropic?: { cacheControl?: unknown } } | undefined)?.anthropic?.cacheControl !== undefined;
+const marked = (value: object) => ((value as { providerOptions?: unknown }).providerOptions as { anthropic?: { cacheControl?: unknown } } | undefined)?.anthropic?.cacheControl !== undefined;
 
 describe("placeBreakpoints", () => {
   it("marks the last tool, the stable system message, where the previous request ended, and the newest message", () => {
