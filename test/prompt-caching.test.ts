@@ -208,8 +208,13 @@ describe("Anthropic: breakpoints through @ai-sdk/anthropic", () => {
       }),
     );
     const session = await agent.sessions.create();
-    await agent.prompt(session.id, "one", { system: "Extra for this prompt." });
+    const one = await agent.prompt(session.id, "one", { system: "Extra for this prompt." });
     const hour = server.requests[0]!;
+    // One-hour writes are counted apart and billed at 2× the input price (Sonnet 4.5: $6 per million).
+    const written = server.usages[0]!;
+    expect(written.cacheWrite1h).toBeGreaterThan(0);
+    expect(one.info.tokens.cache).toEqual({ read: 0, write: written.cacheWrite1h, write1h: written.cacheWrite1h });
+    expect(one.info.cost).toBeCloseTo((written.input * 3 + written.cacheWrite1h * 6 + one.info.tokens.output * 15) / 1e6, 12);
     expect(JSON.stringify(hour)).toContain('"cache_control":{"type":"ephemeral","ttl":"1h"}');
     expect(JSON.stringify(hour)).not.toContain('"cache_control":{"type":"ephemeral"}');
     // The prompt's own instructions come after the stable system block and its breakpoint.

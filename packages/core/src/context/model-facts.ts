@@ -6,8 +6,13 @@ import { z } from "zod";
 export const ModelPriceTier = z.strictObject({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
-  /** Cache reads and writes; each defaults to the input price. */
-  cache: z.strictObject({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional() }).optional(),
+  /**
+   * Cache reads and writes; each defaults to the input price. `write1h` prices writes with a
+   * one-hour TTL (Anthropic: 2× the input price); it defaults to `write`.
+   */
+  cache: z
+    .strictObject({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional(), write1h: z.number().nonnegative().optional() })
+    .optional(),
 });
 /** Prices of one tier, in US dollars per million tokens. */
 export type ModelPriceTier = z.infer<typeof ModelPriceTier>;
@@ -54,12 +59,12 @@ export const BUILTIN_MODELS_DATE = "2026-11-25";
 // A model is left out rather than guessed when a figure was not certain, and a model id never
 // borrows another's facts: a newer model is unknown until it is listed here or by the host.
 
-/** Anthropic bills cache reads at 10% and 5-minute cache writes at 125% of the input price. */
+/** Anthropic bills cache reads at 10%, 5-minute cache writes at 125% and 1-hour ones at 200% of the input price. */
 function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number, cacheMinTokens?: number): ModelFacts {
   return {
     contextWindow,
     maxOutputTokens,
-    price: { input, output, cache: { read: input / 10, write: input * 1.25 } },
+    price: { input, output, cache: { read: input / 10, write: input * 1.25, write1h: input * 2 } },
     ...(cacheMinTokens === undefined ? {} : { cacheMinTokens }),
   };
 }
@@ -71,7 +76,7 @@ function anthropic(contextWindow: number, maxOutputTokens: number, input: number
  */
 function anthropicLongContext(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
   const base = anthropic(contextWindow, maxOutputTokens, input, output);
-  const long = { input: input * 2, output: output * 1.5, cache: { read: (input * 2) / 10, write: input * 2 * 1.25 } };
+  const long = { input: input * 2, output: output * 1.5, cache: { read: (input * 2) / 10, write: input * 2 * 1.25, write1h: input * 2 * 2 } };
   return { ...base, price: { ...base.price!, above200k: long } };
 }
 
