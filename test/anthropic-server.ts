@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { AnthropicCacheSimulator, type CacheSimUsage } from "@lathe/mock";
+import { serveLocally } from "./local-server.ts";
 
 // A local HTTP server that speaks Anthropic's Messages streaming protocol from a script, and bills
 // each request's cache use by the published rules (AnthropicCacheSimulator) on its exact body: the
@@ -37,8 +36,8 @@ export async function startFakeAnthropic(
   const requests: Array<Record<string, unknown>> = [];
   const usages: CacheSimUsage[] = [];
   let index = 0;
-  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+  const server = await serveLocally((text, res) => {
+    const body = JSON.parse(text) as Record<string, unknown>;
     requests.push(body);
     const turn = typeof script === "function" ? script(body, index) : script[index];
     index++;
@@ -53,18 +52,7 @@ export async function startFakeAnthropic(
     for (const [event, data] of turnEvents(turn, usage, String(body.model))) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    usages,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, requests, usages, close: () => server.close() };
 }
 
 let callCounter = 0;
@@ -114,16 +102,6 @@ function turnEvents(turn: AnthropicTurn, usage: CacheSimUsage, model: string): A
   events.push(["message_delta", { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: output } }]);
   events.push(["message_stop", { type: "message_stop" }]);
   return events;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }
 
 /**
