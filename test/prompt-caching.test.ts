@@ -9,7 +9,8 @@ import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { createAgent, type AgentOptions } from "@lathe/core";
-import { AnthropicCacheSimulator, billedInput } from "@lathe/mock";
+import { AnthropicCacheSimulator, billedInput, mockModel } from "@lathe/mock";
+import type { UserMessage } from "@lathe/message";
 import { cacheBlocks, startFakeAnthropic, type AnthropicTurn, type FakeAnthropicServer } from "./anthropic-server.js";
 import { billedUnder, openCodeBreakpoints, runCodingSession, withoutBreakpoints, writeWorkspace } from "../bench/lib/cache-session.ts";
 import { finishChunks, startFakeOpenAI, textChunks, toolCallChunks, type FakeOpenAIServer } from "./openai-server.js";
@@ -273,6 +274,28 @@ describe("Anthropic: breakpoints through @ai-sdk/anthropic", () => {
     expect(prefixBreaks(server.requests.slice(0, before))).toEqual([]);
     expect(prefixBreaks(after)).toEqual([]);
     expect(prefixBreaks([server.requests[before - 1]!, after[0]!])).not.toEqual([]);
+  });
+});
+
+describe("the environment note", () => {
+  it("rides on a prompt only when it changed since the one the model last saw, and is stored with it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(2026, 2, 1, 10, 0));
+    const model = mockModel([{ text: "a" }, { text: "b" }, { text: "c" }]);
+    const agent = createAgent(agentOptions(model));
+    const session = await agent.sessions.create();
+    await agent.prompt(session.id, "one");
+    await agent.prompt(session.id, "two");
+    writeFileSync(join(dir, "added.ts"), "");
+    await agent.prompt(session.id, "three");
+    const users = (await agent.sessions.messages(session.id)).filter((m) => m.info.role === "user").map((m) => m.info as UserMessage);
+    expect(users[0]!.environment).toContain("Date: Sun Mar 01 2026");
+    expect(users[1]!.environment).toBeUndefined();
+    expect(users[2]!.environment).toContain("added.ts");
+    // The model saw each note after the prompt's own text, and the first one still in the third request.
+    const third = JSON.stringify(model.calls[2]!.prompt);
+    expect(third.split("<environment>")).toHaveLength(3);
+    expect(JSON.stringify(model.calls[1]!.prompt.at(-1))).not.toContain("<environment>");
   });
 });
 
