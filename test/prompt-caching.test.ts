@@ -307,11 +307,12 @@ describe("other providers", () => {
     });
   }
 
-  it("OpenAI: a promptCacheKey per session, a subagent its own; a host's key wins; off sends none", async () => {
+  it("OpenAI: a promptCacheKey per session, a subagent and a compaction their own; a host's key wins; off sends none", async () => {
     const server = await openaiServer([
       { kind: "sse", chunks: [...toolCallChunks("call_1", "task", { description: "Look around", prompt: "List the files.", subagent: "explore" }), ...finishChunks("tool_calls")] },
       { kind: "sse", chunks: [...textChunks("There are five files."), ...finishChunks("stop")] },
       { kind: "sse", chunks: [...textChunks("The explorer found five files."), ...finishChunks("stop")] },
+      { kind: "sse", chunks: [...textChunks("Summary: five files were counted."), ...finishChunks("stop")] },
       { kind: "sse", chunks: [...textChunks("mine"), ...finishChunks("stop")] },
       { kind: "sse", chunks: [...textChunks("off"), ...finishChunks("stop")] },
     ]);
@@ -326,12 +327,15 @@ describe("other providers", () => {
     // The stable system prompt opens every request, and it is one message (OpenAI caches prefixes itself).
     const systems = server.requests.slice(0, 3).map((r) => (r.messages as Array<{ role: string }>).filter((m) => m.role === "system"));
     expect(systems[0]).toHaveLength(1);
+    // A compaction's summary request has a key of its own.
+    expect((await agent.sessions.compact(session.id)).info.error).toBeUndefined();
+    expect(server.requests[3]!.prompt_cache_key).toBe(`${session.id}/compaction`);
     const host = createAgent(agentOptions(openai.chat("gpt-4o"), { providerOptions: { openai: { promptCacheKey: "tenant-42" } } }));
     await host.prompt((await host.sessions.create()).id, "hi");
-    expect(server.requests[3]!.prompt_cache_key).toBe("tenant-42");
+    expect(server.requests[4]!.prompt_cache_key).toBe("tenant-42");
     const off = createAgent(agentOptions(openai.chat("gpt-4o"), { cache: false }));
     await off.prompt((await off.sessions.create()).id, "hi");
-    expect(server.requests[4]!.prompt_cache_key).toBeUndefined();
+    expect(server.requests[5]!.prompt_cache_key).toBeUndefined();
     expect(JSON.stringify(server.requests)).not.toContain("cache_control");
   });
 
