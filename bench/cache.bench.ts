@@ -6,7 +6,8 @@
 // (uncached), and marked by OpenCode's scheme (first two system messages and last two messages).
 // Targets: ≤ 0.2× uncached, ≤ 1.0× OpenCode.
 //
-// Then the per-request cost of placing the breakpoints (µs), over the provider-level prompts of the
+// Then the 1-hour TTL against the default 5 minutes when the user is idle 10 minutes between turns,
+// and the per-request cost of placing the breakpoints (µs), over the provider-level prompts of the
 // 200-step session, against serialising the same prompt once (what sending it costs at least).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +46,20 @@ try {
       note: `OpenCode's scheme $${((openCode.billed * 3) / 1e6).toFixed(3)}`,
     });
   }
+
+  // Idle gaps longer than the 5-minute TTL (a user reading, a queue): the 1-hour TTL writes at 2×
+  // but is still there when the next prompt comes.
+  const gapMs = 10 * 60_000;
+  const hour = billedUnder((await runCodingSession(dir, SESSIONS[0]!.turns, { cache: "1h", gapMs })).requests, (body) => body);
+  const fiveMinutes = billedUnder((await runCodingSession(dir, SESSIONS[0]!.turns, { gapMs })).requests, (body) => body);
+  figures.push({
+    name: "35-step session, 10-minute gaps between turns: cache: \"1h\"",
+    value: hour.billed,
+    baseline: "default 5-minute TTL",
+    baselineValue: fiveMinutes.billed,
+    unit: "token-units",
+    note: `${(hour.billed / hour.uncached).toFixed(2)}× and ${(fiveMinutes.billed / fiveMinutes.uncached).toFixed(2)}× uncached`,
+  });
 
   // The per-request cost of the markers, over the 200-step session's provider-level prompts.
   const prompts = await capturePrompts(dir, SESSIONS[1]!.turns);

@@ -1,7 +1,7 @@
 // A scripted coding session through the real @ai-sdk/anthropic package against the local fake
 // Anthropic server (test/anthropic-server.ts), shared by the prompt-caching test and benchmark:
 // turns of reads, greps and globs over a generated workspace, then an answer, on a virtual clock
-// (4 s a request, 90 s between turns). Returns the exact request bodies with their send times, so
+// (4 s a request, 90 s between turns unless told otherwise). Returns the exact request bodies with their send times, so
 // the same requests can be billed under other caching schemes.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -65,7 +65,7 @@ export function sessionScript(turns: number[]): AnthropicTurn[] {
 export async function runCodingSession(
   dir: string,
   turns: number[],
-  options: { cache?: CacheSetting; wrap?: (model: LanguageModelV4) => LanguageModelV4 } = {},
+  options: { cache?: CacheSetting; wrap?: (model: LanguageModelV4) => LanguageModelV4; /** The idle time between turns; default 90 s. */ gapMs?: number } = {},
 ): Promise<SessionRun> {
   const script = sessionScript(turns);
   let clock = 0;
@@ -86,7 +86,7 @@ export async function runCodingSession(
     const agent = createAgent({ model, cwd: dir, dataDir: join(dir, `.data-${Date.now()}-${Math.random()}`), snapshots: false, cache: options.cache ?? true });
     const session = await agent.sessions.create();
     for (let t = 0; t < turns.length; t++) {
-      if (t > 0) clock += BETWEEN_TURNS_MS;
+      if (t > 0) clock += options.gapMs ?? BETWEEN_TURNS_MS;
       const result = await agent.prompt(session.id, `Question ${t + 1}: how do the modules in src fit together?`);
       if (result.info.error) throw new Error(`turn ${t + 1} failed: ${result.info.error.message}`);
     }
