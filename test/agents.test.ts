@@ -171,7 +171,7 @@ describe("prompt input references", () => {
 });
 
 describe("system prompt", () => {
-  it("has the base prompt, the agent's prompt, instruction files up to the repository root, the environment and host instructions", async () => {
+  it("has the base prompt, the agent's prompt, instruction files up to the repository root and host instructions; the environment rides in the prompt", async () => {
     mkdirSync(join(cwd, ".git"));
     writeFileSync(join(cwd, "AGENTS.md"), "Root rule: use tabs.");
     mkdirSync(join(cwd, "pkg"));
@@ -188,11 +188,15 @@ describe("system prompt", () => {
     const s = await agent.sessions.create();
     await agent.prompt(s.id, "hi", { agent: "plan", system: "Per-prompt instruction." });
     const system = systemOf(model.calls[0]!);
-    const order = ["You are Lathe", "plan mode", "Root rule", "Package rule", "Host file rule", "Host instruction.", "<environment>", "Per-prompt instruction."];
+    const order = ["You are Lathe", "plan mode", "Root rule", "Package rule", "Host file rule", "Host instruction.", "Per-prompt instruction."];
     const positions = order.map((s) => system.indexOf(s));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(system).toContain("Git repository: yes");
+    // The environment is a note in the prompt's user message, after what the user typed.
+    expect(system).not.toContain("<environment>");
+    const user = JSON.stringify(model.calls[0]!.prompt.at(-1));
+    expect(user.indexOf("hi")).toBeLessThan(user.indexOf("<environment>"));
+    expect(user).toContain("Git repository: yes");
     expect(system).toContain("Think through multi-step work"); // the Anthropic family's base prompt
   });
 });

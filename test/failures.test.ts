@@ -186,7 +186,7 @@ describe("stopping cleanly", () => {
     expect(events).toHaveLength(1);
   });
 
-  it("withholds tools on the last step maxSteps allows and asks for a text answer", async () => {
+  it("keeps the tool definitions on the last step maxSteps allows (the cached prefix holds) and asks for a text answer", async () => {
     const model = mockModel([
       { toolCalls: [{ name: "echo", input: { text: "1" } }] },
       { toolCalls: [{ name: "echo", input: { text: "2" } }] },
@@ -199,8 +199,9 @@ describe("stopping cleanly", () => {
     expect(log).toEqual(["1", "2"]);
     expect(info.finish).toBe("stop");
     const last = model.calls[2]!;
-    expect(last.tools ?? []).toEqual([]);
+    expect(last.tools).toEqual(model.calls[1]!.tools);
     expect(JSON.stringify(last.prompt.at(-1))).toContain("maximum number of steps");
+    expect(JSON.stringify(last.prompt.at(-1))).toContain("No more tool calls will run");
   });
 
   it("does not run tool calls a model makes on the last step anyway", async () => {

@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveLocally } from "./local-server.ts";
 
 /** One scripted HTTP answer of the fake OpenAI-compatible server. */
 export type ServerTurn =
@@ -17,8 +16,7 @@ export interface FakeOpenAIServer {
 export async function startFakeOpenAI(script: ServerTurn[]): Promise<FakeOpenAIServer> {
   const requests: Array<Record<string, unknown>> = [];
   let index = 0;
-  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readBody(req);
+  const server = await serveLocally(async (body, res) => {
     requests.push(JSON.parse(body) as Record<string, unknown>);
     const turn = script[index++];
     if (!turn) {
@@ -49,27 +47,7 @@ export async function startFakeOpenAI(script: ServerTurn[]): Promise<FakeOpenAIS
     res.write("data: [DONE]\n\n");
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
+  return { url: server.url, requests, close: () => server.close() };
 }
 
 const base = { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1_700_000_000, model: "local-model" };

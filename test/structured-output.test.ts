@@ -87,13 +87,14 @@ describe("structured output (`output: schema`)", () => {
     expect(() => agent.prompt(session.id, "again", { output: Review, outputRepairs: -1 })).toThrow(/outputRepairs/);
   });
 
-  it("the step limit's last step still owes the schema: no tools, told so, one chance", async () => {
+  it("the step limit's last step still owes the schema: tools kept for the cache but told none will run, one chance", async () => {
     const model = scripted(toolTurn("c1", "a"), textTurn("no json here"));
     const agent = createAgent({ model, tools: [echoTool()] });
     const session = await agent.sessions.create();
     const result = await agent.prompt(session.id, "review", { output: Review, maxSteps: 2 });
     expect(model.doStreamCalls).toHaveLength(2);
-    expect(model.doStreamCalls[1]!.tools).toBeUndefined();
+    expect(model.doStreamCalls[1]!.tools).toEqual(model.doStreamCalls[0]!.tools);
+    expect(lastUserText(model.doStreamCalls[1]!)).toContain("No more tool calls will run");
     expect(lastUserText(model.doStreamCalls[1]!)).toContain("only the JSON value");
     expect(result.info.error).toMatchObject({ name: "OutputValidationError", data: { attempts: 1 } });
   });

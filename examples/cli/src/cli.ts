@@ -160,7 +160,8 @@ async function turn(text: string): Promise<void> {
     view.finish();
     if (info.finish === "aborted" || run.aborted) out.write(pc.yellow("⏹ turn stopped\n"));
     const tokens = `${info.tokens.input} in / ${info.tokens.output} out`;
-    out.write(pc.dim(`${tokens}${info.cost ? ` · $${info.cost.toFixed(4)}` : ""}\n\n`));
+    const saved = info.cacheSaved ? ` · cache saved $${info.cacheSaved.toFixed(4)}` : "";
+    out.write(pc.dim(`${tokens}${info.cost ? ` · $${info.cost.toFixed(4)}` : ""}${saved}\n\n`));
   } catch (error) {
     view.finish();
     out.write(pc.red(`${(error as Error).message}\n\n`));

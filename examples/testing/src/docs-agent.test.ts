@@ -79,14 +79,20 @@ describe("the docs agent", () => {
 
 // A cassette records a real model once (RECORD=1 npm test, with the model below swapped for a real
 // one such as anthropic("claude-sonnet-4-5")) and replays it in every run after: deterministic,
-// offline, free. Lathe's system prompt and the tool definitions are left out of the request's key, so
-// upgrading Lathe does not invalidate the recording — only a change of the conversation does (the
-// tools themselves are tested above). Drop `keyOnConversation` to key on everything the model saw.
+// offline, free. Lathe's system prompt, the environment note Lathe adds to a prompt (platform, date,
+// listing) and the tool definitions are left out of the request's key, so upgrading Lathe or
+// replaying on another machine does not invalidate the recording — only a change of the
+// conversation does (the tools themselves are tested above). Drop `keyOnConversation` to key on
+// everything the model saw.
 const cassette = cassetteFile(fileURLToPath(new URL("../cassettes/summary.json", import.meta.url)));
+type PromptMessage = { role: string; content: unknown };
+const isEnvironment = (part: unknown) => typeof (part as { text?: unknown }).text === "string" && (part as { text: string }).text.startsWith("<environment>");
 const keyOnConversation: NormalizeOptions = {
   normalize: (request) => ({
     ...request,
-    prompt: (request.prompt as Array<{ role: string }>).filter((message) => message.role !== "system"),
+    prompt: (request.prompt as PromptMessage[])
+      .filter((message) => message.role !== "system")
+      .map((message) => (Array.isArray(message.content) ? { ...message, content: message.content.filter((part) => !isEnvironment(part)) } : message)),
     tools: undefined,
   }),
 };

@@ -7,6 +7,8 @@ export interface SessionSummary {
   title: string;
   time: { created: number; updated: number };
   revert?: { messageID: string; diff?: string };
+  /** Cost so far and what prompt caching saved, in US dollars. */
+  usage?: { cost: number; cacheSaved?: number };
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {

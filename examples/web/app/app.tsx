@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { LatheUIMessage } from "@lathe/core";
 import { api, type SessionSummary } from "./api.ts";
 import { Chat } from "./chat.tsx";
+import { UsageLine } from "./usage-line.tsx";
 
 /** The session list beside the open session's chat. */
 export function App() {
@@ -39,6 +40,7 @@ export function App() {
             </li>
           ))}
         </ul>
+        {open?.session.usage ? <UsageLine usage={open.session.usage} /> : null}
       </aside>
       {open ? (
         <Chat

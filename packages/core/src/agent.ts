@@ -8,7 +8,7 @@ import type { AgentRuntime } from "./loop/runtime.js";
 import type { Snapshots } from "./snapshot/index.js";
 import { buildRuntime } from "./api/agent-runtime.js";
 import { Listeners } from "./api/listeners.js";
-import { parseLimits, validateOptions } from "./api/option-checks.js";
+import { parseCache, parseLimits, validateOptions } from "./api/option-checks.js";
 import { createPermissionsApi, type PermissionsApi } from "./api/permissions-api.js";
 import { Runs } from "./api/runs.js";
 import { createSessionsApi, type CreateSessionInput, type SessionsApi } from "./api/sessions-api.js";
@@ -91,6 +91,7 @@ export class Agent {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
+    if (options.cache !== undefined) parseCache(options.cache, "The prompt's cache");
     if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
@@ -141,6 +142,7 @@ export class Agent {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
+    if (options.cache !== undefined) parseCache(options.cache, "The prompt's cache");
     if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
     return this.start(sessionID, (signal) => commandRequest(this.runtime, sessionID, name, args, options, signal), options);
   }

@@ -33,7 +33,11 @@ export { createSkillTool, skillsSection, listSkillFiles, SKILL_FILE_LIMIT, type 
 export { MAX_DEFINITION_BYTES, DefinitionFileError, splitFrontMatter, readDefinitionFile, type FrontMatterDocument } from "./agents/front-matter.js";
 export type { DefinitionOrigin, DefinitionProblem, Enablement } from "./agents/definition-dirs.js";
 export type { SkillsApi, CommandsApi } from "./agent.js";
-export { tokensFromUsage, costOf } from "./context/usage.js";
+export { tokensFromUsage, costOf, savedByCache } from "./context/usage.js";
+export { CacheSetting, CacheOptions, CacheScheme, CacheTtl } from "./context/cache-options.js";
+export { providerCaching, type ProviderCaching, type BreakpointCarrier } from "./context/cache-scheme.js";
+export { DEFAULT_CACHE_MIN_TOKENS } from "./context/cache-plan.js";
+export { placeBreakpoints, MAX_BREAKPOINTS, type BreakpointPlan } from "./context/cache-breakpoints.js";
 export { ModelFacts, ModelPrice, ModelPriceTier, BUILTIN_MODELS, BUILTIN_MODELS_DATE, resolveModelFacts } from "./context/model-facts.js";
 export { usableContext, inputLimit, isOverflow, OUTPUT_RESERVE_MAX } from "./context/overflow.js";
 export { isContextOverflow, retryReason } from "./context/provider-errors.js";

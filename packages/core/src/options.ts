@@ -1,3 +1,4 @@
+import type { CacheSetting } from "./context/cache-options.js";
 import type { FlexibleSchema, LanguageModel } from "ai";
 import type { Tracer } from "@opentelemetry/api";
 import type { Limits } from "@lathe/message";
@@ -175,8 +176,17 @@ export interface AgentOptions {
   topP?: number;
   /** The most tokens one step may write. */
   maxOutputTokens?: number;
-  /** Provider-specific options passed to every request. */
+  /** Provider-specific options passed to every request; they win over what `cache` would set. */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * Prompt caching, on by default: each provider is asked to cache the prompt prefix the way it
+   * takes it — Anthropic (direct, Bedrock, Vertex, OpenRouter) breakpoints on the tools, the stable
+   * system prompt and the newest messages; OpenAI a `promptCacheKey` per session; Google and unknown
+   * providers a stable prefix. `false` turns it off, `"1h"` uses Anthropic's one-hour TTL (for idle
+   * gaps over 5 minutes); see {@link CacheSetting}. An agent's and a prompt's own `cache` win field
+   * by field. Docs: docs/long-sessions.md, "Prompt caching".
+   */
+  cache?: CacheSetting;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
   /** How long a session lease lasts before it must be renewed, in ms; default 30,000. */
@@ -240,6 +250,8 @@ export interface PromptOptions<OUTPUT = unknown> {
   mode?: PermissionMode;
   /** The model that answers this prompt, instead of the agent's. */
   model?: LanguageModel;
+  /** Prompt caching for this prompt, over the agent's and `createAgent`'s, field by field; see {@link CacheSetting}. */
+  cache?: CacheSetting;
   /**
    * Ask for a structured answer: a Zod schema (or a Standard Schema, or the AI SDK's `jsonSchema()`).
    * The turn works as usual, tools included; its final answer (the step that calls no tool) must be

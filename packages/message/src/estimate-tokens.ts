@@ -51,9 +51,9 @@ export function estimateMessagesTokens(messages: MessageWithParts[]): number {
   return total;
 }
 
-/** Estimated tokens of one message's parts. */
+/** Estimated tokens of one message's parts (and of a user message's environment, sent after them). */
 export function estimateMessageTokens(message: MessageWithParts): number {
-  let total = 0;
+  let total = message.info.role === "user" && message.info.environment ? estimateTokens(message.info.environment) : 0;
   for (const part of message.parts) total += estimatePartTokens(part);
   return total;
 }

@@ -5,6 +5,8 @@ import { addTokens, emptyTokens, type TokenUsage } from "./usage.js";
 export interface PartsUsage {
   tokens: TokenUsage;
   cost: number;
+  /** What prompt caching saved, in US dollars (see `cacheSaved` of a step-finish part). */
+  cacheSaved?: number;
   /** Steps finished (`step-finish` parts). */
   steps: number;
 }
@@ -17,16 +19,18 @@ export interface PartsUsage {
 export function usageOfParts(parts: readonly Part[]): PartsUsage {
   let tokens = emptyTokens();
   let cost = 0;
+  let cacheSaved = 0;
   let steps = 0;
   for (const part of parts) {
     if (part.type === "step-finish") {
       tokens = addTokens(tokens, part.tokens);
       cost += part.cost;
+      cacheSaved += part.cacheSaved ?? 0;
       steps++;
     } else if (part.type === "retry" && part.tokens) {
       tokens = addTokens(tokens, part.tokens);
       cost += part.cost ?? 0;
     }
   }
-  return { tokens, cost, steps };
+  return { tokens, cost, cacheSaved, steps };
 }

@@ -29,6 +29,12 @@ export const UserMessage = z.object({
   system: z.string().optional(),
   /** The permission mode active when the prompt started; absent in messages stored before modes existed. */
   mode: PermissionModeName.optional(),
+  /**
+   * The environment the prompt started in (date, workspace listing…), sent to the model after the
+   * message's content. Set only when it changed since the last one the model saw, and never changed
+   * after: what was sent stays byte for byte the same, so a provider's prompt cache keeps holding.
+   */
+  environment: z.string().optional(),
 });
 /** What the user said. */
 export type UserMessage = z.infer<typeof UserMessage>;
@@ -58,6 +64,12 @@ export const AssistantMessage = z.object({
   finish: FinishReason.optional(),
   tokens: TokenUsage,
   cost: z.number().nonnegative(),
+  /**
+   * What prompt caching saved, in US dollars: these tokens' cost had every cache read and write been
+   * billed as plain input, less their cost. Negative when the cache writes cost more than the reads
+   * saved (a prefix written and never read again). Absent where nothing was counted.
+   */
+  cacheSaved: z.number().optional(),
   error: MessageError.optional(),
   /** True for the summary written by compaction. */
   summary: z.boolean().optional(),

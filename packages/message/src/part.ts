@@ -170,6 +170,12 @@ export const StepFinishPart = z.object({
   snapshot: z.string().optional(),
   tokens: TokenUsage,
   cost: z.number().nonnegative(),
+  /**
+   * What prompt caching saved, in US dollars: these tokens' cost had every cache read and write been
+   * billed as plain input, less their cost. Negative when the cache writes cost more than the reads
+   * saved (a prefix written and never read again). Absent where nothing was counted.
+   */
+  cacheSaved: z.number().optional(),
 });
 /** The end of a step. */
 export type StepFinishPart = z.infer<typeof StepFinishPart>;

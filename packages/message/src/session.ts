@@ -84,6 +84,12 @@ export const Session = z.object({
   usage: z.object({
     tokens: TokenUsage,
     cost: z.number().nonnegative(),
+    /**
+     * What prompt caching saved this session, in US dollars: the cost of its tokens had every cache
+     * read and write been billed as plain input, less their cost (subagent sessions included).
+     * Absent in sessions stored before it was counted.
+     */
+    cacheSaved: z.number().optional(),
     /** Model requests made (steps, summaries and titles included); absent in sessions stored before it was counted. */
     steps: z.number().int().nonnegative().optional(),
     /**

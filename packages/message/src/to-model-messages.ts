@@ -194,7 +194,7 @@ export function toModelMessages(messages: MessageWithParts[], options: ToModelMe
   return out;
 }
 
-function userMessage(_info: UserMessage, parts: Part[]): UserModelMessage | undefined {
+function userMessage(info: UserMessage, parts: Part[]): UserModelMessage | undefined {
   const content: Array<ModelTextPart | ModelFilePart> = [];
   for (const part of parts) {
     switch (part.type) {
@@ -218,6 +218,7 @@ function userMessage(_info: UserMessage, parts: Part[]): UserModelMessage | unde
         break;
     }
   }
+  if (info.environment) content.push({ type: "text", text: info.environment });
   return content.length > 0 ? { role: "user", content } : undefined;
 }
 

@@ -11,6 +11,11 @@ export const TokenUsage = z.object({
   cache: z.object({
     read: z.number().int().nonnegative(),
     write: z.number().int().nonnegative(),
+    /**
+     * Of `write`, the tokens written with a one-hour TTL (Anthropic bills them at 2× the input price
+     * rather than 1.25×). Absent when the provider did not say, or none were.
+     */
+    write1h: z.number().int().nonnegative().optional(),
   }),
 });
 /** Token counts of a step, a message or a session. */
@@ -27,8 +32,14 @@ export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
     input: a.input + b.input,
     output: a.output + b.output,
     reasoning: a.reasoning + b.reasoning,
-    cache: { read: a.cache.read + b.cache.read, write: a.cache.write + b.cache.write },
+    cache: { read: a.cache.read + b.cache.read, write: a.cache.write + b.cache.write, ...hourWrites(a, b, 1) },
   };
+}
+
+/** `write1h` of `a` plus (or minus) `b`'s, when either has one. */
+function hourWrites(a: TokenUsage, b: TokenUsage, sign: 1 | -1): { write1h?: number } {
+  if (a.cache.write1h === undefined && b.cache.write1h === undefined) return {};
+  return { write1h: (a.cache.write1h ?? 0) + sign * (b.cache.write1h ?? 0) };
 }
 
 /** `a` minus `b`, e.g. what a session used between two readings of its totals. */
@@ -37,7 +48,7 @@ export function subtractTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
     input: a.input - b.input,
     output: a.output - b.output,
     reasoning: a.reasoning - b.reasoning,
-    cache: { read: a.cache.read - b.cache.read, write: a.cache.write - b.cache.write },
+    cache: { read: a.cache.read - b.cache.read, write: a.cache.write - b.cache.write, ...hourWrites(a, b, -1) },
   };
 }
 

@@ -38,3 +38,10 @@ export {
   type ToolCallRecord,
   type FilesChangedOptions,
 } from "./assertions.js";
+export {
+  AnthropicCacheSimulator,
+  billedInput,
+  ANTHROPIC_CACHE_MULTIPLIERS,
+  type CacheSimulatorOptions,
+  type CacheSimUsage,
+} from "./anthropic-cache.js";

@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { PermissionRules } from "./agent-permissions.js";
 import { InvalidInputError } from "../errors.js";
+import type { CacheSetting } from "../context/cache-options.js";
 
 /** Where an agent may be used: as the agent of a prompt, as a subagent of the task tool, or both. */
 export type AgentMode = "primary" | "subagent" | "all";
@@ -19,6 +20,8 @@ export interface AgentDefinition {
   topP?: number;
   /** The most steps one prompt of this agent may take. */
   steps?: number;
+  /** Prompt caching for this agent's requests, over `createAgent`'s, field by field; see {@link CacheSetting}. */
+  cache?: CacheSetting;
   /**
    * This agent's permission rules. For the built-in agents they are the agent layer (before the
    * host's global rules); for an agent the host defines or overrides, the host's per-agent layer

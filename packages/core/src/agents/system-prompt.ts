@@ -39,7 +39,7 @@ export function modelFamily(model: ModelRef): ModelFamily {
 }
 
 /** What the model is told on the last step a step limit allows. */
-export const MAX_STEPS_PROMPT = `You have reached the maximum number of steps for this task. Tools are disabled now.
+export const MAX_STEPS_PROMPT = `You have reached the maximum number of steps for this task. No more tool calls will run: any you make now is refused.
 Answer in text only: summarise what you did, what remains to be done, and what you recommend next.`;
 
 /** Files whose content joins the system prompt as project instructions, looked for from the workspace up to its repository root. */
@@ -60,25 +60,45 @@ export interface SystemPromptInput {
   instructionFiles?: string[] | undefined;
   /** Extra instructions given with one prompt. */
   system?: string | undefined;
-  /** What the environment section says about language-server diagnostics (when servers are on). */
-  diagnostics?: string | undefined;
-  /** The skill list (stable while the skills are): after the host's instructions, before the environment. */
+  /** The skill list (stable while the skills are): after the host's instructions. */
   skills?: string | undefined;
-  now?: Date;
+}
+
+/** The system prompt in two parts: what stays put across a session's requests, then what may change. */
+export interface SystemSections {
+  /** The base prompt of the model's family, the agent's prompt, instruction files, host instructions, skills. */
+  stable: string[];
+  /** The prompt's own instructions. */
+  volatile: string[];
 }
 
 /**
  * Builds the system prompt as sections, stable ones first so providers can cache them: the base
  * prompt of the model's family, the agent's prompt, the project's instruction files, the host's
- * instructions, then the environment (which carries the date) and the prompt's own instructions.
+ * instructions and the skill list (the stable part), then the prompt's own instructions (the
+ * volatile part; a cache breakpoint goes between the two). The environment — date, workspace
+ * listing, diagnostics — is not here: it travels in the prompt's user message, and only when it
+ * changed (see {@link environmentSection}), so a new day or a new file leaves the cached prefix,
+ * conversation included, as it was.
  */
-export function buildSystemPrompt(input: SystemPromptInput): string[] {
-  const sections: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
+export function buildSystemSections(input: SystemPromptInput): SystemSections {
+  const stable: Array<string | undefined> = [BASE_PROMPTS[modelFamily(input.model)], input.agentPrompt];
   for (const file of instructionFilePaths(input.cwd, input.instructionFiles ?? [])) {
     const text = readCached(file);
-    if (text !== undefined && text.trim() !== "") sections.push(`Instructions from ${file}:\n${text.trim()}`);
+    if (text !== undefined && text.trim() !== "") stable.push(`Instructions from ${file}:\n${text.trim()}`);
   }
-  sections.push(...input.instructions, input.skills, environment(input.cwd, input.now ?? new Date(), input.diagnostics), input.system);
+  stable.push(...input.instructions, input.skills);
+  const volatile = [input.system];
+  return { stable: nonEmpty(stable), volatile: nonEmpty(volatile) };
+}
+
+/** The system prompt's sections in order (see {@link buildSystemSections}). */
+export function buildSystemPrompt(input: SystemPromptInput): string[] {
+  const { stable, volatile } = buildSystemSections(input);
+  return [...stable, ...volatile];
+}
+
+function nonEmpty(sections: Array<string | undefined>): string[] {
   return sections.filter((s): s is string => typeof s === "string" && s.trim() !== "");
 }
 
@@ -103,7 +123,11 @@ export function instructionFilePaths(cwd: string, extra: string[]): string[] {
   return [...found, ...hostFiles];
 }
 
-function environment(cwd: string, now: Date, diagnostics?: string): string {
+/**
+ * The environment a turn starts in: working directory, whether it is a git repository, platform,
+ * date, what language-server diagnostics do, and the workspace's top-level listing.
+ */
+export function environmentSection(cwd: string, now: Date, diagnostics?: string): string {
   const listing = topLevelListing(cwd);
   return [
     "<environment>",

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Limits } from "@lathe/message";
 import { InvalidInputError } from "../errors.js";
 import { ModelFacts, ModelPrice } from "../context/model-facts.js";
+import { CacheSetting } from "../context/cache-options.js";
 import type { AgentOptions } from "../options.js";
 import { parseMode } from "../agents/permission-mode.js";
 import { WorkspaceTrustSchema } from "../agents/workspace-trust.js";
@@ -26,6 +27,8 @@ export function validateOptions(options: AgentOptions): void {
     const parsed = ModelPrice.safeParse(price);
     if (!parsed.success) throw new InvalidInputError(`prices["${key}"] is invalid: ${parsed.error.issues.map(issueText).join("; ")}`);
   }
+  if (options.cache !== undefined) parseCache(options.cache, "cache");
+  for (const [name, agent] of Object.entries(options.agents ?? {})) if (agent.cache !== undefined) parseCache(agent.cache, `agents["${name}"].cache`);
   checkSwitches(options.retry, "retry", { maxRetries: "number", maxDelayMs: "number" });
   checkSwitches(options.compaction, "compaction", { auto: "boolean", prune: "boolean" });
   const retries = options.retry?.maxRetries;
@@ -48,6 +51,12 @@ function checkSwitches(group: unknown, name: string, keys: Record<string, "numbe
     if (type === undefined) throw new InvalidInputError(`${name}.${key} is not an option; known: ${Object.keys(keys).join(", ")}.`);
     if (value !== undefined && typeof value !== type) throw new InvalidInputError(`${name}.${key} must be a ${type}, got ${JSON.stringify(value)}.`);
   }
+}
+
+/** Checks a cache setting (`true`, `false`, `"1h"` or its options) where `what` names it. */
+export function parseCache(cache: unknown, what: string): void {
+  const parsed = CacheSetting.safeParse(cache);
+  if (!parsed.success) throw new InvalidInputError(`${what} is invalid: expected true, false, "1h" or { enabled, ttl: "5m" | "1h", scheme: "breakpoints" | "key" | "prefix" }, got ${JSON.stringify(cache)}.`);
 }
 
 export function parseLimits(limits: unknown, what: string): void {

@@ -68,6 +68,7 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
       parent.usage = {
         tokens: addTokens(parent.usage.tokens, subtractTokens(after.tokens, before.tokens)),
         cost: parent.usage.cost + (after.cost - before.cost),
+        ...savedRollup(parent.usage.cacheSaved, after.cacheSaved, before.cacheSaved),
         steps: (parent.usage.steps ?? 0) + ((after.steps ?? 0) - (before.steps ?? 0)),
       };
     });
@@ -87,4 +88,10 @@ function taskOutputSchema(schema: Record<string, unknown>): z.ZodType {
   } catch (error) {
     throw new InvalidInputError(`The task's output_schema is not a usable JSON schema: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The parent's `cacheSaved` with what the child's grew by added (left absent while both are). */
+function savedRollup(parent: number | undefined, after: number | undefined, before: number | undefined): { cacheSaved?: number } {
+  const grew = (after ?? 0) - (before ?? 0);
+  return parent === undefined && grew === 0 ? {} : { cacheSaved: (parent ?? 0) + grew };
 }

@@ -45,8 +45,8 @@ describe("BUILTIN_MODELS", () => {
     expect(BUILTIN_MODELS["claude-sonnet-4-5"]?.price).toEqual({
       input: 3,
       output: 15,
-      cache: { read: 0.3, write: 3.75 },
-      above200k: { input: 6, output: 22.5, cache: { read: 0.6, write: 7.5 } },
+      cache: { read: 0.3, write: 3.75, write1h: 6 },
+      above200k: { input: 6, output: 22.5, cache: { read: 0.6, write: 7.5, write1h: 12 } },
     });
   });
 

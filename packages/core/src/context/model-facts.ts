@@ -6,8 +6,13 @@ import { z } from "zod";
 export const ModelPriceTier = z.strictObject({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
-  /** Cache reads and writes; each defaults to the input price. */
-  cache: z.strictObject({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional() }).optional(),
+  /**
+   * Cache reads and writes; each defaults to the input price. `write1h` prices writes with a
+   * one-hour TTL (Anthropic: 2× the input price); it defaults to `write`.
+   */
+  cache: z
+    .strictObject({ read: z.number().nonnegative().optional(), write: z.number().nonnegative().optional(), write1h: z.number().nonnegative().optional() })
+    .optional(),
 });
 /** Prices of one tier, in US dollars per million tokens. */
 export type ModelPriceTier = z.infer<typeof ModelPriceTier>;
@@ -36,6 +41,12 @@ export const ModelFacts = z.object({
   /** The most tokens the model writes in one answer. */
   maxOutputTokens: z.number().int().positive().optional(),
   price: ModelPrice.optional(),
+  /**
+   * The shortest prompt prefix the provider caches, in tokens (Anthropic: 1,024 for most models,
+   * 2,048 or 4,096 for some). Lathe places no cache breakpoint before a prefix this long. Unset:
+   * 1,024 (a breakpoint below a model's real minimum is ignored by the provider, at no cost).
+   */
+  cacheMinTokens: z.number().int().positive().optional(),
 });
 /** What Lathe needs to know of a model. */
 export type ModelFacts = z.infer<typeof ModelFacts>;
@@ -48,9 +59,14 @@ export const BUILTIN_MODELS_DATE = "2026-11-25";
 // A model is left out rather than guessed when a figure was not certain, and a model id never
 // borrows another's facts: a newer model is unknown until it is listed here or by the host.
 
-/** Anthropic bills cache reads at 10% and 5-minute cache writes at 125% of the input price. */
-function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
-  return { contextWindow, maxOutputTokens, price: { input, output, cache: { read: input / 10, write: input * 1.25 } } };
+/** Anthropic bills cache reads at 10%, 5-minute cache writes at 125% and 1-hour ones at 200% of the input price. */
+function anthropic(contextWindow: number, maxOutputTokens: number, input: number, output: number, cacheMinTokens?: number): ModelFacts {
+  return {
+    contextWindow,
+    maxOutputTokens,
+    price: { input, output, cache: { read: input / 10, write: input * 1.25, write1h: input * 2 } },
+    ...(cacheMinTokens === undefined ? {} : { cacheMinTokens }),
+  };
 }
 
 /**
@@ -60,7 +76,7 @@ function anthropic(contextWindow: number, maxOutputTokens: number, input: number
  */
 function anthropicLongContext(contextWindow: number, maxOutputTokens: number, input: number, output: number): ModelFacts {
   const base = anthropic(contextWindow, maxOutputTokens, input, output);
-  const long = { input: input * 2, output: output * 1.5, cache: { read: (input * 2) / 10, write: input * 2 * 1.25 } };
+  const long = { input: input * 2, output: output * 1.5, cache: { read: (input * 2) / 10, write: input * 2 * 1.25, write1h: input * 2 * 2 } };
   return { ...base, price: { ...base.price!, above200k: long } };
 }
 
@@ -84,14 +100,14 @@ export const BUILTIN_MODELS: Readonly<Record<string, Readonly<ModelFacts>>> = de
   // Anthropic.
   "claude-opus-4-6": anthropic(1_000_000, 128_000, 5, 25),
   "claude-sonnet-4-6": anthropic(1_000_000, 64_000, 3, 15),
-  "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25),
+  "claude-opus-4-5": anthropic(200_000, 64_000, 5, 25, 4_096),
   "claude-opus-4-1": anthropic(200_000, 32_000, 15, 75),
   "claude-opus-4": anthropic(200_000, 32_000, 15, 75),
   "claude-sonnet-4-5": anthropicLongContext(200_000, 64_000, 3, 15),
   "claude-sonnet-4": anthropicLongContext(200_000, 64_000, 3, 15),
   "claude-3-7-sonnet": anthropic(200_000, 64_000, 3, 15),
-  "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5),
-  "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4),
+  "claude-haiku-4-5": anthropic(200_000, 64_000, 1, 5, 4_096),
+  "claude-3-5-haiku": anthropic(200_000, 8_192, 0.8, 4, 2_048),
   // OpenAI.
   "gpt-5.2": gpt5(1.75, 14, 0.175),
   "gpt-5.1": gpt5(1.25, 10, 0.125),
@@ -187,6 +203,7 @@ function overlay(facts: ModelFacts, entry: ModelFacts | undefined): ModelFacts {
   if (entry.maxInputTokens !== undefined) out.maxInputTokens = entry.maxInputTokens;
   if (entry.maxOutputTokens !== undefined) out.maxOutputTokens = entry.maxOutputTokens;
   if (entry.price !== undefined) out.price = entry.price;
+  if (entry.cacheMinTokens !== undefined) out.cacheMinTokens = entry.cacheMinTokens;
   return out;
 }
 

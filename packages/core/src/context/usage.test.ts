@@ -26,6 +26,21 @@ describe("costOf", () => {
     expect(costOf(tokens(0, 0, 0, 0, 100_000), tiered)).toBeCloseTo(0.375, 10);
   });
 
+  it("bills one-hour cache writes at their own price (the write price when none is given), and reads them from the raw usage", () => {
+    const hourly: ModelPrice = { input: 3, output: 15, cache: { read: 0.3, write: 3.75, write1h: 6 } };
+    const mixed: TokenUsage = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 150_000, write1h: 50_000 } };
+    expect(costOf(mixed, hourly)).toBeCloseTo((100_000 * 3.75 + 50_000 * 6) / 1e6, 10);
+    expect(costOf(mixed, tiered)).toBeCloseTo((150_000 * 3.75) / 1e6, 10);
+    const usage = {
+      inputTokens: 1_500,
+      inputTokenDetails: { noCacheTokens: 100, cacheReadTokens: 400, cacheWriteTokens: 1_000 },
+      outputTokens: 10,
+      raw: { cache_creation: { ephemeral_5m_input_tokens: 250, ephemeral_1h_input_tokens: 750 } },
+    } as unknown as LanguageModelUsage;
+    expect(tokensFromUsage(usage).cache).toEqual({ read: 400, write: 1_000, write1h: 750 });
+    expect(tokensFromUsage({ ...usage, raw: {} } as LanguageModelUsage).cache).toEqual({ read: 400, write: 1_000 });
+  });
+
   it("bills reasoning as output", () => {
     expect(costOf(tokens(0, 0, 1_000), tiered)).toBeCloseTo(costOf(tokens(0, 1_000), tiered), 12);
     expect(costOf(tokens(0, 400, 600), tiered)).toBeCloseTo((1_000 * 15) / 1_000_000, 12);

@@ -22,6 +22,8 @@ import { usableContext } from "../context/overflow.js";
 import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import { streamStepWithRetries } from "./step-attempts.js";
+import { resolveCache } from "../context/cache-options.js";
+import { cachePlan, withCacheKey } from "../context/cache-plan.js";
 import { optional } from "./optional.js";
 import { TurnRecorder } from "./turn-recorder.js";
 import { closeMessage, recordDiscardedUsage, recordStepUsage } from "./turn-usage.js";
@@ -151,10 +153,12 @@ export async function summarise(
   const recorder = new TurnRecorder(info, writer, (event) => rt.emit(event));
   recorder.messageChanged();
 
+  // The summary caches by the same rules as the session's steps, under a key of its own.
+  const cache = cachePlan(model, resolveCache(rt.options.cache, definition.cache), `${sessionID}/compaction`, rt.facts(ref).cacheMinTokens);
   const params: ChatParams = {
     ...optional("temperature", definition.temperature),
     ...optional("maxOutputTokens", rt.options.maxOutputTokens),
-    providerOptions: structuredClone(rt.options.providerOptions ?? {}),
+    providerOptions: withCacheKey(structuredClone(rt.options.providerOptions ?? {}), cache),
     headers: { ...rt.options.headers },
   };
   try {
@@ -180,6 +184,7 @@ export async function summarise(
           offered: NO_TOOLS,
           params,
           signal,
+          cache,
         },
         (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, ctx.budget),
       );

@@ -12,6 +12,7 @@ import { SessionWriter } from "../session/session-writer.js";
 import { streamStepWithRetries } from "./step-attempts.js";
 import { optional } from "./optional.js";
 import type { StepRequest } from "./step-request.js";
+import { systemForRequest, systemText, withCacheKey } from "../context/cache-plan.js";
 import { MAX_STEPS_PROMPT } from "../agents/system-prompt.js";
 import { type ToolCall } from "./tool-runner.js";
 import { TurnRecorder } from "./turn-recorder.js";
@@ -126,16 +127,23 @@ async function stepPhases(plan: TurnPlan, turn: TurnState, trees: StepTrees, ste
   return afterStep(plan, turn, streamed, trees, before, lastStep, stepStart);
 }
 
-/** The step's system prompt, after the chat.system hooks. */
-async function stepInstructions(plan: TurnPlan): Promise<string> {
+/**
+ * The step's system prompt, after the chat.system hooks, as the request sends it (see
+ * `systemForRequest`). What the hooks leave of the turn's stable sections, in order from the
+ * first, stays the stable part; everything after is volatile.
+ */
+async function stepInstructions(plan: TurnPlan): Promise<StepRequest["instructions"]> {
   const system = { system: [...plan.baseSystem] };
   await runHooks(plan.rt.hooks, "chat.system", { ...plan.hookContext, model: plan.ref }, system);
-  return system.system.join("\n\n");
+  let stable = 0;
+  while (stable < plan.stableSections && system.system[stable] === plan.baseSystem[stable]) stable++;
+  return systemForRequest(plan.cache, system.system.slice(0, stable), system.system.slice(stable));
 }
 
 /** Compacts before the request when the history would overflow; false when the turn must end. */
-async function compactIfNeeded(plan: TurnPlan, turn: TurnState, instructions: string): Promise<boolean> {
+async function compactIfNeeded(plan: TurnPlan, turn: TurnState, system: StepRequest["instructions"]): Promise<boolean> {
   const { usable, contextWindow } = plan;
+  const instructions = systemText(system);
   if (!plan.autoCompact || usable === undefined || contextWindow === undefined) return true;
   const view = modelView([...turn.prior, current(turn)]);
   if (!needsCompaction(view, instructions, usable, contextWindow)) return true;
@@ -153,7 +161,7 @@ async function compactIfNeeded(plan: TurnPlan, turn: TurnState, instructions: st
 async function requestStep(
   plan: TurnPlan,
   turn: TurnState,
-  instructions: string,
+  instructions: StepRequest["instructions"],
   lastStep: boolean,
   before: StepTree,
   telemetry: StepRequest["telemetry"],
@@ -170,7 +178,8 @@ async function requestStep(
     ...optional("temperature", definition.temperature ?? rt.options.temperature),
     ...optional("topP", definition.topP ?? rt.options.topP),
     ...optional("maxOutputTokens", rt.options.maxOutputTokens),
-    providerOptions: structuredClone(rt.options.providerOptions ?? {}),
+    // The session's cache key joins the host's options (which win) before the hooks see them.
+    providerOptions: withCacheKey(structuredClone(rt.options.providerOptions ?? {}), plan.cache),
     headers: { ...rt.options.headers },
   };
   await runHooks(rt.hooks, "chat.params", { ...plan.hookContext, model: ref }, params);
@@ -184,15 +193,17 @@ async function requestStep(
       model: plan.model,
       instructions,
       messages,
-      // The last step a limit allows gets no tools at all: the model must answer in text, and any
-      // call it makes anyway is an unknown tool.
-      tools: offered.size > 0 && !lastStep ? plan.toolSet : undefined,
+      // The last step a limit allows keeps the tool definitions, so its prompt begins as every
+      // other step's and reads the cache; the note at its end says no call will run, and any call
+      // it makes anyway is parsed against no tools (an unknown tool, not run).
+      tools: offered.size > 0 ? plan.toolSet : undefined,
       offered: lastStep ? NO_TOOLS : offered,
       params,
       snapshot: before.value,
       signal: plan.signal,
       output: plan.output?.spec,
       prefix: plan.promptPrefix,
+      cache: plan.cache,
       telemetry,
     },
     (tokens) => recordDiscardedUsage(rt, recorder, tokens, ref, budget),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { LanguageModel, LanguageModelStreamPart, LanguageModelUsage, ModelMessage, Telemetry, TelemetryOptions, ToolSet } from "ai";
+import type { LanguageModel, LanguageModelStreamPart, LanguageModelUsage, ModelMessage, SystemModelMessage, Telemetry, TelemetryOptions, ToolSet } from "ai";
 import type { ChatParams } from "../agents/hooks.js";
 import { NULL_USAGE } from "./step-framing.js";
 import { redactedError } from "./error-facts.js";
@@ -54,7 +54,7 @@ export class ModelCallTelemetry {
   }
 
   /** The operation and its step start, with what the request holds. */
-  start(model: LanguageModel, instructions: string, messages: ModelMessage[], params: ChatParams): void {
+  start(model: LanguageModel, instructions: string | SystemModelMessage[], messages: ModelMessage[], params: ChatParams): void {
     const provider = typeof model === "string" ? "gateway" : model.provider;
     const modelId = typeof model === "string" ? model : model.modelId;
     const settings = { maxOutputTokens: params.maxOutputTokens, temperature: params.temperature, topP: params.topP, headers: params.headers };

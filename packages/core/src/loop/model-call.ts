@@ -4,6 +4,7 @@ import { optional } from "./optional.js";
 import { ModelCallTelemetry } from "./model-call-telemetry.js";
 import { reportModelWarnings } from "./model-warnings.js";
 import { StepFraming } from "./step-framing.js";
+import { cachingModel } from "../context/caching-model.js";
 
 /** What a step's stream yields: the AI SDK's parts of one model call, or that the request was aborted. */
 export type ModelCallPart = LanguageModelStreamPart<ToolSet> | { type: "abort" };
@@ -30,7 +31,9 @@ export async function* streamModelCall(request: StepRequest): AsyncGenerator<Mod
   const { params, signal } = request;
   const telemetry = ModelCallTelemetry.for(request.telemetry);
   const prefix = telemetry?.recordsInputs ? undefined : request.prefix;
-  const { model, messages } = prefix ? prefix.prepare(request.model, request.messages) : request;
+  // Breakpoints go on the final prompt, behind the remembered prefix: the wrapper sits innermost.
+  const base = request.cache?.breakpoints ? cachingModel(request.model, request.cache.breakpoints) : request.model;
+  const { model, messages } = prefix ? prefix.prepare(base, request.messages) : { model: base, messages: request.messages };
   telemetry?.start(request.model, request.instructions, request.messages, params);
 
   // Listening from the start: an abort while the request is still being set up (a provider or a

@@ -20,6 +20,7 @@ import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
 import { isDefaultTitle } from "../session/session-title.js";
 import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, newAnswer, sessionDataDir } from "./turn-common.js";
+import { turnEnvironment } from "./turn-environment.js";
 import { drive } from "./drive.js";
 import { resumeTurn } from "./resume-turn.js";
 import { activeMode, enterMode } from "./turn-mode.js";
@@ -195,6 +196,9 @@ async function answer(
       user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
     }
   }
+  // The environment joins the prompt when it changed since the one the model last saw.
+  const environment = turnEnvironment(rt, history);
+  if (environment !== undefined) user.info.environment = environment;
   let hookError: unknown;
   try {
     await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });

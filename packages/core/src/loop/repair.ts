@@ -33,6 +33,7 @@ export function repairInterrupted(session: Session, messages: MessageWithParts[]
       const recorded = usageOfParts(parts);
       info.tokens = recorded.tokens;
       info.cost = recorded.cost;
+      if (recorded.cacheSaved) info.cacheSaved = recorded.cacheSaved;
       info.time.completed = now;
       info.finish ??= "aborted";
       info.error ??= { name: "AbortedError", message: "Interrupted: the process running this turn stopped." };

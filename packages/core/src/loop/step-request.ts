@@ -1,4 +1,5 @@
-import type { LanguageModel, ModelMessage, OutputInterface, TelemetryOptions, ToolSet } from "ai";
+import type { LanguageModel, ModelMessage, OutputInterface, SystemModelMessage, TelemetryOptions, ToolSet } from "ai";
+import type { CachePlan } from "../context/cache-plan.js";
 import type { Tool } from "@lathe/tools";
 import type { ChatParams } from "../agents/hooks.js";
 import type { PromptPrefix } from "./prompt-prefix.js";
@@ -6,7 +7,8 @@ import type { PromptPrefix } from "./prompt-prefix.js";
 /** One model request of a step, as the loop (or a compaction) built it. */
 export interface StepRequest {
   model: LanguageModel;
-  instructions: string;
+  /** The system prompt: one string, or its stable and volatile parts as two system messages (see `systemForRequest`). */
+  instructions: string | SystemModelMessage[];
   messages: ModelMessage[];
   /** The tools offered; none when undefined. */
   tools: ToolSet | undefined;
@@ -23,6 +25,8 @@ export interface StepRequest {
    * message is converted when undefined.
    */
   prefix?: PromptPrefix | undefined;
+  /** What caching adds to the request: breakpoints placed on its final prompt (see `cachingModel`); none when undefined. */
+  cache?: CachePlan | undefined;
   /** The AI SDK's telemetry for this request (its spans under the step's); none when off. */
   telemetry?: TelemetryOptions | undefined;
 }

@@ -8,7 +8,9 @@ import type { PromptOptions } from "../options.js";
 import { inputLimit, usableContext } from "../context/overflow.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
-import { buildSystemPrompt } from "../agents/system-prompt.js";
+import { buildSystemSections } from "../agents/system-prompt.js";
+import { resolveCache } from "../context/cache-options.js";
+import { cachePlan, type CachePlan } from "../context/cache-plan.js";
 import { runToolCalls, type ToolCall, type ToolRunOutcome } from "./tool-runner.js";
 import type { AgentDefinition } from "../agents/registry.js";
 import { DEFAULT_AGENT, sessionBudget, type TurnState, current, sessionDataDir } from "./turn-common.js";
@@ -35,6 +37,10 @@ export interface TurnPlan {
   hookContext: { sessionID: string; agent: string };
   /** The system prompt read once per turn; each step gets its own copy for the chat.system hooks. */
   baseSystem: string[];
+  /** How many leading sections of `baseSystem` are its stable part (see `buildSystemSections`). */
+  stableSections: number;
+  /** What caching adds to the turn's requests (breakpoints, a cache key, or nothing). */
+  cache: CachePlan;
   maxSteps: number | undefined;
   offered: ReadonlyMap<string, Tool>;
   toolSet: ToolSet;
@@ -67,16 +73,16 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
   const skills = rt.skills.forTurn(agentName, rt.toolsFor(agentName));
   // Read from the workspace once per turn (instruction files, listing); each step gets its own copy
   // for the chat.system hooks to change.
-  const baseSystem = buildSystemPrompt({
+  const sections = buildSystemSections({
     model: ref,
     cwd: rt.cwd,
     agentPrompt: definition.prompt,
     instructions: instructionList(rt),
     instructionFiles: rt.options.instructionFiles,
     system: turnInstructions(rt, session.id, options.system),
-    diagnostics: rt.options.lsp?.prompt(),
     skills: skills.section,
   });
+  const cache = cachePlan(model, resolveCache(rt.options.cache, definition.cache, options.cache), session.id, rt.facts(ref).cacheMinTokens);
   const offered = skills.tools;
   const budget = sessionBudget(rt, session, options.limits);
   rt.budgets.set(session.id, budget);
@@ -90,7 +96,9 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     model,
     ref,
     hookContext: { sessionID: session.id, agent: agentName },
-    baseSystem,
+    baseSystem: [...sections.stable, ...sections.volatile],
+    stableSections: sections.stable.length,
+    cache,
     maxSteps: options.maxSteps ?? definition.steps ?? rt.options.maxSteps,
     offered,
     toolSet: aiToolSet(offered),
@@ -157,7 +165,9 @@ const sdkTools = new WeakMap<Tool, ToolSet[string]>();
 
 export function aiToolSet(tools: ReadonlyMap<string, Tool>): ToolSet {
   const set: ToolSet = {};
-  for (const [name, tool] of tools) {
+  // In a fixed order (by name), whatever order the tools were registered in: the tool definitions
+  // open the prompt, and a provider's cache holds only while they stay byte for byte the same.
+  for (const [name, tool] of [...tools].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let sdkTool = sdkTools.get(tool);
     if (!sdkTool || sdkTool.description !== tool.description) {
       // No `execute`: the AI SDK only validates the calls; Lathe runs them with permissions and context.

@@ -4,7 +4,7 @@ import type { AgentRuntime } from "./runtime.js";
 import type { SessionWriter } from "../session/session-writer.js";
 import type { StepStream } from "./stream-processor.js";
 import type { TurnRecorder } from "./turn-recorder.js";
-import { costOf, tokensFromUsage } from "../context/usage.js";
+import { costOf, savedByCache, tokensFromUsage } from "../context/usage.js";
 
 /**
  * Records what a finished step used: a `step-finish` part with its tokens and cost, added to the
@@ -20,11 +20,14 @@ export function recordStepUsage(
 ): TokenUsage | undefined {
   if (streamed.finishReason === undefined && streamed.usage === undefined) return undefined;
   const tokens = tokensFromUsage(streamed.usage);
-  const cost = costOf(tokens, rt.facts(ref).price);
-  recorder.add({ type: "step-finish", reason: streamed.finishReason ?? "unknown", tokens, cost });
+  const price = rt.facts(ref).price;
+  const cost = costOf(tokens, price);
+  const cacheSaved = savedByCache(tokens, price);
+  recorder.add({ type: "step-finish", reason: streamed.finishReason ?? "unknown", tokens, cost, ...(cacheSaved !== 0 ? { cacheSaved } : {}) });
   const info = recorder.message;
   info.tokens = addTokens(info.tokens, tokens);
   info.cost += cost;
+  if (cacheSaved !== 0) info.cacheSaved = (info.cacheSaved ?? 0) + cacheSaved;
   info.finish = streamed.finishReason;
   recorder.messageChanged();
   budget?.add({ steps: 1, tokens: totalTokens(tokens), cost });
@@ -33,10 +36,13 @@ export function recordStepUsage(
 
 /** Counts the usage of a request whose output was thrown away (a failed attempt that is retried): billed all the same. Returns its cost. */
 export function recordDiscardedUsage(rt: AgentRuntime, recorder: TurnRecorder, tokens: TokenUsage, ref: ModelRef, budget: BudgetTracker | undefined): number {
-  const cost = costOf(tokens, rt.facts(ref).price);
+  const price = rt.facts(ref).price;
+  const cost = costOf(tokens, price);
+  const cacheSaved = savedByCache(tokens, price);
   const info = recorder.message;
   info.tokens = addTokens(info.tokens, tokens);
   info.cost += cost;
+  if (cacheSaved !== 0) info.cacheSaved = (info.cacheSaved ?? 0) + cacheSaved;
   recorder.messageChanged();
   budget?.add({ tokens: totalTokens(tokens), cost });
   return cost;
@@ -56,7 +62,7 @@ export async function closeMessage(rt: AgentRuntime, writer: SessionWriter, reco
   await rt.updater.update(
     info.sessionID,
     (current) => {
-      current.usage = addUsage(current.usage, { tokens: info.tokens, cost: info.cost, steps }, info.id);
+      current.usage = addUsage(current.usage, { tokens: info.tokens, cost: info.cost, cacheSaved: info.cacheSaved ?? 0, steps }, info.id);
     },
     { messages: [structuredClone(info)] },
   );
@@ -65,9 +71,11 @@ export async function closeMessage(rt: AgentRuntime, writer: SessionWriter, reco
 
 /** `usage` with a message's tokens, cost and steps added, counted through that message. */
 export function addUsage(usage: Session["usage"], add: PartsUsage, messageID: string): Session["usage"] {
+  const cacheSaved = (usage.cacheSaved ?? 0) + (add.cacheSaved ?? 0);
   return {
     tokens: addTokens(usage.tokens, add.tokens),
     cost: usage.cost + add.cost,
+    ...(cacheSaved !== 0 || usage.cacheSaved !== undefined ? { cacheSaved } : {}),
     steps: (usage.steps ?? 0) + add.steps,
     countedThrough: usage.countedThrough === undefined || messageID > usage.countedThrough ? messageID : usage.countedThrough,
   };

@@ -40,6 +40,7 @@ export function forkHistory(
       session.usage = {
         tokens: addTokens(session.usage.tokens, copy.tokens),
         cost: session.usage.cost + copy.cost,
+        ...(copy.cacheSaved !== undefined ? { cacheSaved: (session.usage.cacheSaved ?? 0) + copy.cacheSaved } : {}),
         steps: (session.usage.steps ?? 0) + steps,
         countedThrough: id,
       };
