@@ -19,7 +19,7 @@ interface Fake {
 }
 
 async function fake(): Promise<Fake> {
-  const f = { handler: (_req, res) => res.end(), requests: [] } as unknown as Fake;
+  const f = { handler: ((_req, res) => res.end()) as Handler, requests: [] as IncomingMessage[] } as Fake;
   f.server = createServer((req, res) => {
     f.requests.push(req);
     f.handler(req, res);
