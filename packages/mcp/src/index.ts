@@ -15,7 +15,7 @@ export {
   DEFAULT_CONNECT_TIMEOUT_MS,
 } from "./config.js";
 export { McpServerStatus, McpServerState } from "./server-status.js";
-export type { McpToolMetadata } from "./mcp-tool.js";
+export type { McpToolMetadata, McpProgress } from "./mcp-tool.js";
 export { mcpToolName, MAX_TOOL_NAME } from "./tool-name.js";
 export {
   McpConfigError,
