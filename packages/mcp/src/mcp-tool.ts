@@ -1,4 +1,5 @@
 import { defineTool, truncateOutput, type Tool } from "@lathe/tools";
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { McpInputError, McpToolError } from "./errors.js";
 import { compileInputSchema, mcpParameters } from "./input-schema.js";
@@ -15,6 +16,11 @@ export interface McpToolMetadata extends Record<string, unknown> {
   structuredContent?: Record<string, unknown>;
   /** Whether the output was cut to the output limits (the full text is kept in the session's data directory). */
   truncated: boolean;
+  /**
+   * Content the server annotated for the user only (`audience: ["user"]`), as it sent it: kept out of
+   * the model's input, here for the host's UI. Absent when there was none.
+   */
+  userContent?: ContentBlock[];
   /** Every progress notification the server sent during the call, in order (absent when it sent none). */
   progress?: McpProgress[];
 }
@@ -74,6 +80,7 @@ export function createMcpTool(
           tool: info.name,
           truncated: cut.truncated,
           ...(reports.length ? { progress: reports } : {}),
+          ...(converted.userContent.length ? { userContent: converted.userContent } : {}),
           ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
         },
         ...(converted.attachments.length ? { attachments: converted.attachments } : {}),

@@ -1,9 +1,18 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Progress,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool as McpToolInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, isStdio, type McpServerConfig } from "./config.js";
-import { McpAbortedError, McpCallError, McpClosedError, McpConnectError, McpTimeoutError } from "./errors.js";
+import { McpAbortedError, McpCallError, McpClosedError, McpConnectError, McpResourceError, McpTimeoutError } from "./errors.js";
 import type { McpServerState, McpServerStatus } from "./server-status.js";
 import { ProcessGroupStdioTransport } from "./stdio-transport.js";
 
@@ -96,9 +105,7 @@ export class ServerConnection {
     const { signal } = options;
     if (signal?.aborted) throw new McpAbortedError(this.name, tool);
     const live = await this.connection(signal, tool);
-    // Aborted with a reason when the connection is found broken, so the call fails at once.
-    const broken = new AbortController();
-    live.calls.add(broken);
+    const broken = this.track(live);
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
         signal: signal ? AbortSignal.any([signal, broken.signal]) : broken.signal,
@@ -116,6 +123,44 @@ export class ServerConnection {
     }
   }
 
+  /** The server's resources, every page; none when the server does not offer resources. Throws {@link McpResourceError}. */
+  async listResources(signal?: AbortSignal): Promise<Resource[]> {
+    return this.resourceRequest("resources/list", signal, async (client, options) => {
+      if (!client.getServerCapabilities()?.resources) return [];
+      const resources: Resource[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor }, options);
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return resources;
+    });
+  }
+
+  /** The server's resource templates, every page; none when the server does not offer resources. */
+  async listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplate[]> {
+    return this.resourceRequest("resources/templates/list", signal, async (client, options) => {
+      if (!client.getServerCapabilities()?.resources) return [];
+      const templates: ResourceTemplate[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, options);
+        templates.push(...page.resourceTemplates);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return templates;
+    });
+  }
+
+  /** Reads one resource. Throws {@link McpResourceError} (the server refused, the connection broke, no answer in time). */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.resourceRequest(uri, signal, async (client, options) => {
+      if (!client.getServerCapabilities()?.resources) throw new McpResourceError(this.name, uri, "the server offers no resources", false);
+      return client.readResource({ uri }, options);
+    });
+  }
+
   /** Closes the connection (a stdio server's processes included) and refuses further calls. */
   async close(): Promise<void> {
     this.shut = true;
@@ -125,6 +170,46 @@ export class ServerConnection {
     this.live = undefined;
     if (live) this.dispose(live, false);
     await Promise.all([...this.disposals]);
+  }
+
+  /** A controller aborted, with the reason, when `live` is found broken, so a request on it fails at once. */
+  private track(live: Live): AbortController {
+    const broken = new AbortController();
+    live.calls.add(broken);
+    return broken;
+  }
+
+  /** A resource request (`what`: the method or the URI) with the call timeout, failures as {@link McpResourceError}. */
+  private async resourceRequest<T>(
+    what: string,
+    signal: AbortSignal | undefined,
+    run: (client: Client, options: { signal: AbortSignal; timeout: number }) => Promise<T>,
+  ): Promise<T> {
+    if (signal?.aborted) throw new McpResourceError(this.name, what, "aborted", false);
+    const live = await this.connection(signal, what).catch((error: unknown) => {
+      if (error instanceof McpConnectError) throw new McpResourceError(this.name, what, error.reason, true);
+      throw error;
+    });
+    const broken = this.track(live);
+    try {
+      return await run(live.client, { signal: signal ? AbortSignal.any([signal, broken.signal]) : broken.signal, timeout: this.timeoutMs });
+    } catch (error) {
+      if (error instanceof McpResourceError) throw error;
+      if (this.shut) throw new McpClosedError(this.name);
+      if (signal?.aborted) throw new McpResourceError(this.name, what, "aborted", false);
+      if (broken.signal.aborted) throw new McpResourceError(this.name, what, String(broken.signal.reason), true);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && !live.lost) {
+        const responsive = await this.ping(live);
+        if (!responsive) this.lose(live, `the server stopped responding (a request for ${what} timed out and a ping failed)`, true);
+        throw new McpResourceError(this.name, what, `no answer within ${this.timeoutMs} ms`, !responsive);
+      }
+      if (!live.lost && (isServerAnswer(error) || isMalformedAnswer(error))) throw new McpResourceError(this.name, what, describe(error), false);
+      const reason = `${describe(error)}${this.stderrNote(live)}`;
+      this.lose(live, reason, false);
+      throw new McpResourceError(this.name, what, reason, true);
+    } finally {
+      live.calls.delete(broken);
+    }
   }
 
   private async connection(signal?: AbortSignal, tool?: string): Promise<Live> {

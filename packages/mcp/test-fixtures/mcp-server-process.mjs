@@ -3,7 +3,7 @@
 // `listening <port>` once ready; `node mcp-server-process.mjs stdio` serves stdio.
 // Tools: `add`, `wait` (reports one progress step, then never answers), `steps` (sends `count`
 // progress notifications and its result back to back), `notes` (content for the user and for the
-// assistant only) and resources (`listResources`/`readResource`, one of them marked for the user only).
+// assistant only) and resources (one marked for the user only, a template, one that fails to read).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -41,14 +41,20 @@ function build() {
     contents: [{ uri: uri.href, mimeType: "text/markdown", text: "# Hello\nFrom the server." }],
   }));
   server.registerResource("logo", "mem://logo.png", { mimeType: "image/png", annotations: { audience: ["user"], priority: 0.2 } }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "image/png", blob: "iVBORw0KGgo=", annotations: { audience: ["user"] } }],
+    contents: [{ uri: uri.href, mimeType: "image/png", blob: "iVBORw0KGgo=" }],
   }));
-  server.registerResource("note", new ResourceTemplate("mem://notes/{id}", { list: async () => ({ resources: [1, 2, 3].map((id) => ({ uri: `mem://notes/${id}`, name: `note ${id}` })) }) }), { description: "A note." }, async (uri, { id }) => ({
-    contents: [
-      { uri: uri.href, mimeType: "text/plain", text: `note ${id} for the model` },
-      { uri: `${uri.href}#private`, mimeType: "text/plain", text: `note ${id} for the user`, annotations: { audience: ["user"] } },
-    ],
+  server.registerResource("both", "mem://both.txt", { mimeType: "text/plain", annotations: { audience: ["user", "assistant"] } }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "text/plain", text: "for both" }],
   }));
+  server.registerResource(
+    "note",
+    new ResourceTemplate("mem://notes/{id}", { list: async () => ({ resources: [1, 2, 3].map((id) => ({ uri: `mem://notes/${id}`, name: `note ${id}` })) }) }),
+    { description: "A note." },
+    async (uri, { id }) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: `note ${id}` }] }),
+  );
+  server.registerResource("broken", "mem://broken", {}, async () => {
+    throw new Error("the disk is on fire");
+  });
   return server;
 }
 
