@@ -125,32 +125,26 @@ export class ServerConnection {
 
   /** The server's resources, every page; none when the server does not offer resources. Throws {@link McpResourceError}. */
   async listResources(signal?: AbortSignal): Promise<Resource[]> {
-    return this.resourceRequest("resources/list", signal, async (client, options) => {
-      if (!client.getServerCapabilities()?.resources) return [];
-      const resources: Resource[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listResources(cursor === undefined ? {} : { cursor }, options);
-        resources.push(...page.resources);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return resources;
-    });
+    return this.resourceRequest("resources/list", signal, (client, options) =>
+      client.getServerCapabilities()?.resources
+        ? allPages(async (cursor) => {
+            const page = await client.listResources(cursor === undefined ? {} : { cursor }, options);
+            return { items: page.resources, next: page.nextCursor };
+          })
+        : Promise.resolve([]),
+    );
   }
 
   /** The server's resource templates, every page; none when the server does not offer resources. */
   async listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplate[]> {
-    return this.resourceRequest("resources/templates/list", signal, async (client, options) => {
-      if (!client.getServerCapabilities()?.resources) return [];
-      const templates: ResourceTemplate[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, options);
-        templates.push(...page.resourceTemplates);
-        cursor = page.nextCursor;
-      } while (cursor);
-      return templates;
-    });
+    return this.resourceRequest("resources/templates/list", signal, (client, options) =>
+      client.getServerCapabilities()?.resources
+        ? allPages(async (cursor) => {
+            const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, options);
+            return { items: page.resourceTemplates, next: page.nextCursor };
+          })
+        : Promise.resolve([]),
+    );
   }
 
   /** Reads one resource. Throws {@link McpResourceError} (the server refused, the connection broke, no answer in time). */
@@ -281,13 +275,10 @@ export class ServerConnection {
   }
 
   private async listAll(client: Client): Promise<McpToolInfo[]> {
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
+    const tools = await allPages(async (cursor) => {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.connectTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
+      return { items: page.tools, next: page.nextCursor };
+    });
     // Tools that must run as MCP tasks cannot be called with a plain tools/call.
     return tools.filter((tool) => tool.execution?.taskSupport !== "required");
   }
@@ -370,6 +361,18 @@ async function closeLive(live: Live, kill: boolean): Promise<void> {
   } catch {
     // Closing is best effort; the process group is ended either way.
   }
+}
+
+/** Every item of a paginated listing, asking for pages until the server gives no next cursor. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string | undefined }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const got = await page(cursor);
+    items.push(...got.items);
+    cursor = got.next;
+  } while (cursor);
+  return items;
 }
 
 /**
