@@ -47,11 +47,14 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
+/** `text` as one shell word, quoted when it has to be (a path with spaces). */
+const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
 // Started by `npm run cli` / `npm run demo`, arguments must follow `--` or npm keeps them for itself.
 const viaNpm = process.env.npm_lifecycle_event === "cli" || process.env.npm_lifecycle_event === "demo";
 /** The command that runs this CLI again with `extra` arguments, as the user started it. */
 const commandWith = (extra: string) =>
-  viaNpm ? `npm run ${process.env.npm_lifecycle_event} -- ${extra}` : `node ${process.argv[1] ?? "examples/cli/src/main.ts"} ${extra}`;
+  viaNpm ? `npm run ${process.env.npm_lifecycle_event} -- ${extra}` : `node ${shellWord(process.argv[1] ?? "examples/cli/src/main.ts")} ${extra}`;
 
 let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
 try {
@@ -109,7 +112,7 @@ const exit = async (code = 0) => {
   interrupts.dispose();
   await agent?.close();
   await storage.close();
-  const db = args.db ? ` --db ${args.db}` : "";
+  const db = args.db ? ` --db ${shellWord(args.db)}` : "";
   out.write(pc.dim(`\nSession kept in ${dbPath}. Resume it with: ${commandWith(`--resume ${session.id}${db}`)}\n`));
   process.exit(code);
 };
