@@ -75,3 +75,41 @@ describe("examples/cli turn view", () => {
     await agent.close();
   });
 });
+
+describe("examples/cli word wrap", () => {
+  it("breaks lines only at spaces (or inside a word longer than a line), whatever pieces the text streams in", async () => {
+    const { WordWrap } = await import("../examples/cli/src/word-wrap.ts");
+    const fc = await import("fast-check");
+    const word = fc.stringMatching(/^[a-zA-Zé—`.,:()]{1,14}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), fc.integer({ min: 8, max: 40 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1 }), (words, width, cuts) => {
+        const text = words.join(" ");
+        const wrap = new WordWrap(() => width);
+        let out = "";
+        // Stream the text in pieces of the generated sizes, as deltas arrive.
+        for (let at = 0, i = 0; at < text.length; i++) {
+          const size = cuts[i % cuts.length]!;
+          out += wrap.push(text.slice(at, at + size));
+          at += size;
+        }
+        out += wrap.flush();
+        const lines = out.split("\n");
+        for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
+        // Every word longer than a line is cut; every other word stays whole on one line.
+        for (const w of words.filter((w) => [...w].length <= width)) expect(lines.some((line) => line.split(" ").includes(w))).toBe(true);
+        // Nothing is lost or added but the breaks (a line may end in the space before its break).
+        if (words.every((w) => [...w].length <= width)) expect(out.replace(/ ?\n/g, " ")).toBe(text);
+        else expect(out.replace(/[\n ]/g, "")).toBe(text.replace(/ /g, ""));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps the stream's own line breaks and does not wrap without a width", async () => {
+    const { WordWrap } = await import("../examples/cli/src/word-wrap.ts");
+    const wrap = new WordWrap(() => 10);
+    expect(wrap.push("one two\nthree four five") + wrap.flush()).toBe("one two\nthree four\nfive");
+    const none = new WordWrap(() => undefined);
+    expect(none.push("a".repeat(300) + " b") + none.flush()).toBe(`${"a".repeat(300)} b`);
+  });
+});

@@ -65,9 +65,12 @@ describe("examples/cli in a terminal", () => {
     pane.keys("Enter");
     await pane.waitFor("offline demo model", 15_000, before);
     pane.keys("C-c");
-    screen = await pane.waitFor("turn stopped", 15_000, before);
+    screen = await pane.waitFor(/turn stopped\n.*out/, 15_000, before);
     expect(screen).toContain("Interrupted. Press Ctrl+C again to exit.");
     expect(screen).not.toContain("Press Ctrl+C while I am talking to interrupt me.");
+    // Text streamed before the stop: its size is estimated, not reported as nothing.
+    expect(screen.slice(before)).toMatch(/input not reported \/ ~\d+ out \(estimated: stopped before the model reported its usage\)/);
+    expect(screen.slice(before)).not.toContain("0 in / 0 out");
 
     // Back at the prompt: Ctrl+C twice exits, leaving the session to resume.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
@@ -75,7 +78,40 @@ describe("examples/cli in a terminal", () => {
     await pane.waitFor(/Press Ctrl\+C again to exit\.\s*\n[\s\S]*›/, 15_000, before + screen.slice(before).indexOf("turn stopped"));
     pane.keys("C-c");
     screen = await pane.waitFor("EXITED-130");
-    expect(screen).toMatch(/Resume it with --resume ses_/);
+    expect(screen).toMatch(/Resume it with: node \S+main\.ts --resume ses_\w+ --db \S+cli\.db/);
+  });
+
+  it("Ctrl+C at an approval clears its menu and stops the turn", { timeout: 60_000 }, async () => {
+    pane = new TmuxPane(cli(), { cwd: root });
+    await pane.waitFor("Reject with feedback");
+    workspaceOf(pane.screen());
+    pane.keys("C-c");
+    const screen = await pane.waitFor(/turn stopped\n.*out/);
+    expect(screen).toContain("Allow bash node test.js"); // the request itself stays, as a record
+    expect(screen).toContain("⏹ interrupted");
+    for (const line of ["Your answer", "Allow once", "Allow always", "Reject with feedback", "Stop the turn"]) expect(screen).not.toContain(line);
+  });
+
+  it("wraps streamed text at word boundaries, never inside a word", { timeout: 60_000 }, async () => {
+    const width = 47;
+    pane = new TmuxPane(cli("--yes", "-p", "who are you?"), { cwd: root, width });
+    const screen = await pane.waitFor("EXITED-0");
+    workspaceOf(screen);
+    const lines = screen.split("\n");
+    const first = lines.findIndex((line) => line.startsWith("This is Lathe's"));
+    const last = lines.findIndex((line) => line.endsWith("interrupt me."));
+    expect(first).toBeGreaterThan(0);
+    const answer = lines.slice(first, last + 1);
+    expect(answer.length).toBeGreaterThan(5);
+    for (const line of answer) expect(line.length).toBeLessThanOrEqual(width);
+    // Joined with single spaces, the lines give the answer back: no line break fell inside a word.
+    expect(answer.map((line) => line.trim()).join(" ")).toBe(
+      "This is Lathe's offline demo model, so it only knows one task: fixing the bug in this project. " +
+        "Everything you saw was real, though — the tool calls ran in a temporary folder, the approvals went " +
+        "through Lathe's permission engine, and the session is stored in SQLite, so `--resume` picks it up again. " +
+        "To talk to a real model, set ANTHROPIC_API_KEY, OPENAI_API_KEY, or LATHE_BASE_URL (any OpenAI-compatible " +
+        "server) and start the CLI again. Press Ctrl+C while I am talking to interrupt me.",
+    );
   });
 
   it("sends a rejection's feedback to the model, which stops", { timeout: 60_000 }, async () => {
@@ -85,7 +121,8 @@ describe("examples/cli in a terminal", () => {
     await pane.waitFor("What should the agent do instead?");
     pane.type("read the code first");
     pane.keys("Enter");
-    const screen = await pane.waitFor(/Understood — I stopped there\.[^\n]*read the code first/);
+    const screen = await pane.waitFor(/Understood — I stopped there\.[\s\S]*read the code first/);
+    expect(screen).toContain("✖ rejected with feedback: read the code first");
     expect(screen).toMatch(/✖ bash/);
     expect(readFileSync(join(workspaceOf(screen), "src", "math.js"), "utf8")).toContain("return a - b;");
   });
@@ -129,8 +166,15 @@ describe("examples/cli without a terminal", () => {
     const workspace = workspaceOf(first.stdout);
     expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a + b;");
 
+    expect(first.stderr).toBe("");
+
     const second = await run("--resume", sessionID, "-p", "thanks, who are you?");
     expect(second.stdout).toContain(`session ${sessionID} (resumed)`);
+    // The end of the conversation so far, before the new prompt.
+    const history = second.stdout.slice(second.stdout.indexOf("Where it stopped:"), second.stdout.indexOf("thanks, who are you?"));
+    expect(history).toContain("› Fix the failing tests");
+    expect(history).toMatch(/✔ bash Run the tests[\s\S]*✔ read src\/math\.js[\s\S]*✔ edit src\/math\.js/);
+    expect(history).toContain("All three tests pass now.");
     expect(second.stdout).toContain(`workspace ${workspace}`);
     expect(second.stdout).toContain("offline demo model");
     const storage = new SqliteStorage(join(dir, "cli.db"));
@@ -148,6 +192,25 @@ describe("examples/cli without a terminal", () => {
     expect(stdout).toMatch(/✖ edit src\/math\.js/);
     expect(stdout).toContain("Understood — I stopped there.");
     expect(readFileSync(join(workspaceOf(stdout), "src", "math.js"), "utf8")).toContain("return a - b;");
+  });
+
+  it("through npm: the exit hint is a command that resumes; arguments npm kept for itself get a clear error, not a stack trace", { timeout: 120_000 }, async () => {
+    const npm = (args: string[]) => promisify(execFile)("npm", args, { cwd: root, timeout: 100_000 }).then(({ stdout, stderr }) => ({ stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) }));
+    const first = await npm(["run", "demo", "--", "--db", join(dir, "cli.db"), "--yes", "-p", "Fix the failing tests"]);
+    workspaceOf(first.stdout);
+    expect(first.stderr).not.toContain("ExperimentalWarning");
+    const hint = /Resume it with: (npm run demo -- --resume (ses_\w+) --db \S+)/.exec(first.stdout);
+    expect(hint).not.toBeNull();
+    const resumed = await promisify(execFile)("sh", ["-c", `${hint![1]} -p "who are you?"`], { cwd: root, timeout: 100_000 });
+    expect(stripVTControlCharacters(resumed.stdout)).toContain(`session ${hint![2]} (resumed)`);
+    expect(stripVTControlCharacters(resumed.stdout)).toContain("› Fix the failing tests");
+
+    // `npm run demo --resume <id>` (no `--`): npm takes --resume, the CLI gets a bare id.
+    const wrong = await npm(["run", "demo", "--resume", hint![2]!]).catch((error: { code: number; stderr: string }) => error);
+    expect(wrong).toMatchObject({ code: 2 });
+    const stderr = stripVTControlCharacters((wrong as { stderr: string }).stderr);
+    expect(stderr).toContain("Arguments for the CLI go after `--`: npm run demo -- --resume <session>");
+    expect(stderr).not.toMatch(/^\s+at /m);
   });
 
   it("fails clearly on an unknown session", async () => {

@@ -17,6 +17,13 @@ export const isPromptClosed = (error: unknown) =>
 
 type Choice = "once" | "always" | "reject" | "feedback";
 
+const ANSWERS: Record<Choice, string> = {
+  once: `${pc.green("✔")} allowed once`,
+  always: `${pc.green("✔")} allowed always (this session)`,
+  reject: `${pc.red("✖")} rejected`,
+  feedback: `${pc.red("✖")} rejected with feedback:`,
+};
+
 /** Describes a request: the permission, what it touches, and the diff of an edit. */
 export function describeRequest(request: PermissionRequest): string {
   const what = request.patterns.join(", ");
@@ -45,6 +52,9 @@ export class ApprovalPrompt {
     if (signal.aborted) return "reject";
     this.out.write(`${describeRequest(request)}\n`);
     const always = request.always.length > 0 ? request.always.join(", ") : request.patterns.join(", ");
+    // The menus are cleared when they close (answered, Ctrl+C, or the turn stopped), so none is left
+    // drawn; the answer is written as one line instead.
+    const context = { signal, clearPromptOnDone: true };
     try {
       const choice = await select<Choice>(
         {
@@ -56,14 +66,24 @@ export class ApprovalPrompt {
             { name: "Reject with feedback…", value: "feedback", description: "Tell the agent what to do instead" },
           ],
         },
-        { signal },
+        context,
       );
-      if (choice !== "feedback") return choice;
-      const feedback = await input({ message: "What should the agent do instead?", required: true }, { signal });
+      if (choice !== "feedback") {
+        this.out.write(`${ANSWERS[choice]}\n`);
+        return choice;
+      }
+      const feedback = await input({ message: "What should the agent do instead?", required: true }, context);
+      this.out.write(`${ANSWERS.feedback} ${pc.dim(feedback)}\n`);
       return { reject: feedback };
     } catch (error) {
-      if (signal.aborted) return "reject";
-      if (isPromptClosed(error)) throw new PromptInterruptedError("interrupted at the approval prompt");
+      if (signal.aborted) {
+        this.out.write(`${pc.yellow("⏹")} not answered: the turn stopped\n`);
+        return "reject";
+      }
+      if (isPromptClosed(error)) {
+        this.out.write(`${pc.yellow("⏹")} interrupted\n`);
+        throw new PromptInterruptedError("interrupted at the approval prompt");
+      }
       throw error;
     }
   }

@@ -15,6 +15,7 @@ import { SqliteStorage } from "@lathe/storage";
 import pc from "picocolors";
 import { ApprovalPrompt, isPromptClosed, PromptInterruptedError } from "./approval-prompt.ts";
 import { createDemoWorkspace, DEMO_PROMPT, demoModel } from "./demo.ts";
+import { historyLines } from "./history-view.ts";
 import { Interrupts } from "./interrupts.ts";
 import { modelFromEnv } from "./model-from-env.ts";
 import { TurnView } from "./turn-view.ts";
@@ -36,20 +37,39 @@ const USAGE = `Usage: lathe-cli [options]
 Model: LATHE_BASE_URL (+ LATHE_MODEL, LATHE_API_KEY) for an OpenAI-compatible server,
 ANTHROPIC_API_KEY or OPENAI_API_KEY (+ LATHE_MODEL).`;
 
-const { values: args } = parseArgs({
-  options: {
-    demo: { type: "boolean", default: false },
-    resume: { type: "string" },
-    agent: { type: "string", default: "build" },
-    db: { type: "string" },
-    cwd: { type: "string" },
-    prompt: { type: "string", short: "p" },
-    yes: { type: "boolean", default: false },
-    trust: { type: "boolean", default: false },
-    sessions: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+const OPTIONS = {
+  demo: { type: "boolean", default: false },
+  resume: { type: "string" },
+  agent: { type: "string", default: "build" },
+  db: { type: "string" },
+  cwd: { type: "string" },
+  prompt: { type: "string", short: "p" },
+  yes: { type: "boolean", default: false },
+  trust: { type: "boolean", default: false },
+  sessions: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+/** `text` as one shell word, quoted when it has to be (a path with spaces). */
+const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+// Started by `npm run cli` / `npm run demo`, arguments must follow `--` or npm keeps them for itself.
+const viaNpm = process.env.npm_lifecycle_event === "cli" || process.env.npm_lifecycle_event === "demo";
+/** The command that runs this CLI again with `extra` arguments, as the user started it. */
+const commandWith = (extra: string) =>
+  viaNpm ? `npm run ${process.env.npm_lifecycle_event} -- ${extra}` : `node ${shellWord(process.argv[1] ?? "examples/cli/src/main.ts")} ${extra}`;
+
+let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
+try {
+  parsed = parseArgs({ options: OPTIONS });
+} catch (error) {
+  // A wrong argument is the user's mistake, not a crash: say which, and how to pass arguments.
+  console.error(pc.red((error as Error).message.split("\n")[0]!));
+  if (viaNpm) console.error(`Arguments for the CLI go after \`--\`: ${commandWith("--resume <session>")}`);
+  console.error(`Run with --help for the options.`);
+  process.exit(2);
+}
+const args = parsed.values;
 if (args.help) {
   console.log(USAGE);
   process.exit(0);
@@ -102,7 +122,8 @@ const exit = async (code = 0) => {
   interrupts.dispose();
   await agent?.close();
   await storage.close();
-  out.write(pc.dim(`\nSession kept in ${dbPath}. Resume it with --resume ${session.id}\n`));
+  const db = args.db ? ` --db ${shellWord(args.db)}` : "";
+  out.write(pc.dim(`\nSession kept in ${dbPath}. Resume it with: ${commandWith(`--resume ${session.id}${db}`)}\n`));
   process.exit(code);
 };
 const interrupts = new Interrupts({ onExit: () => void exit(130), onNotice: (text) => view.note(pc.yellow(text)) });
@@ -147,27 +168,41 @@ out.write(pc.dim(`workspace ${cwd} (${trust})\nsession ${session.id}${resumed ? 
 out.write(pc.dim("Ctrl+C stops a turn, twice exits.\n\n"));
 if (resumed) {
   const messages = await agent.sessions.messages(session.id);
-  out.write(pc.dim(`${messages.length} message(s) in this session so far.\n\n`));
+  out.write(pc.dim(`${messages.length} message(s) in this session so far. Where it stopped:\n`));
+  out.write(`${historyLines(messages).join("\n")}\n\n`);
 }
 
 /** Runs one prompt to the end, showing its events. */
 async function turn(text: string): Promise<void> {
   const run = agent!.prompt(session.id, text, { agent: args.agent });
   interrupts.watch(run);
+  view.startTurn();
   try {
     for await (const event of run) view.show(event);
     const { info } = await run;
     view.finish();
-    if (info.finish === "aborted" || run.aborted) out.write(pc.yellow("⏹ turn stopped\n"));
-    const tokens = `${info.tokens.input} in / ${info.tokens.output} out`;
+    const stopped = info.finish === "aborted" || run.aborted;
+    if (stopped) out.write(pc.yellow("⏹ turn stopped\n"));
     const saved = info.cacheSaved ? ` · cache saved $${info.cacheSaved.toFixed(4)}` : "";
-    out.write(pc.dim(`${tokens}${info.cost ? ` · $${info.cost.toFixed(4)}` : ""}${saved}\n\n`));
+    out.write(pc.dim(`${usageLine(info.tokens, stopped, view.streamedChars)}${info.cost ? ` · $${info.cost.toFixed(4)}` : ""}${saved}\n\n`));
   } catch (error) {
     view.finish();
     out.write(pc.red(`${(error as Error).message}\n\n`));
   } finally {
     interrupts.watch(undefined);
   }
+}
+
+/**
+ * The turn's tokens. A turn stopped mid-answer often has no usage from the provider (it comes with
+ * the end of a step): then the output is estimated from what streamed (about four characters a token).
+ */
+function usageLine(tokens: { input: number; output: number }, stopped: boolean, streamedChars: number): string {
+  const reported = `${tokens.input} in / ${tokens.output} out`;
+  if (!stopped || streamedChars === 0) return reported;
+  const estimate = Math.ceil(streamedChars / 4);
+  if (tokens.input === 0 && tokens.output === 0) return `input not reported / ~${estimate} out (estimated: stopped before the model reported its usage)`;
+  return `${reported} (the stopped step's usage was not reported: ~${estimate} out streamed in all, estimated)`;
 }
 
 if (args.prompt) {

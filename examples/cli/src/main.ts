@@ -1,8 +1,4 @@
 #!/usr/bin/env node
-// Entry point of lathe-cli. Silences Node's notice that `node:sqlite` is experimental (Lathe's SQLite
-// storage uses it; the notice would land in the middle of the conversation), then starts the CLI.
-process.removeAllListeners("warning");
-process.on("warning", (warning) => {
-  if (warning.name !== "ExperimentalWarning") process.stderr.write(`${warning.name}: ${warning.message}\n`);
-});
+// Entry point of lathe-cli (run it with `npm run cli` or `npm run demo` from the repository root, on
+// the repository's pinned Node 22). @lathe/storage keeps Node's SQLite notice off stderr itself.
 await import("./cli.ts");

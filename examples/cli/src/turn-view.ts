@@ -4,6 +4,7 @@ import type { AgentEvent } from "@lathe/core";
 import pc from "picocolors";
 import { colorDiff } from "./diff-view.ts";
 import { ToolSpinner } from "./tool-spinner.ts";
+import { WordWrap } from "./word-wrap.ts";
 
 type Part = Extract<AgentEvent, { type: "message.part.updated" }>["part"];
 type ToolPart = Extract<Part, { type: "tool" }>;
@@ -32,10 +33,25 @@ export class TurnView {
   private atLineStart = true;
   private streaming: "text" | "reasoning" | undefined;
   private readonly out: NodeJS.WriteStream;
+  /** Streamed text is wrapped at word boundaries to the terminal's width (not wrapped when not a terminal). */
+  private readonly wrap: WordWrap;
+  /** Characters of text and reasoning streamed since {@link startTurn}: an estimate when a stopped turn reports no usage. */
+  private streamed = 0;
 
   constructor(out: NodeJS.WriteStream) {
     this.out = out;
     this.tools = new ToolSpinner(out);
+    this.wrap = new WordWrap(() => (out.isTTY && out.columns ? out.columns : undefined));
+  }
+
+  /** Starts counting a new turn's streamed text. */
+  startTurn(): void {
+    this.streamed = 0;
+  }
+
+  /** Characters of text and reasoning the model streamed this turn. */
+  get streamedChars(): number {
+    return this.streamed;
   }
 
   /** Shows one event. */
@@ -132,7 +148,8 @@ export class TurnView {
     this.tools.pause();
     if (this.streaming !== kind) this.endLine();
     this.streaming = kind;
-    this.write(kind === "reasoning" ? pc.dim(pc.italic(delta)) : delta);
+    this.streamed += delta.length;
+    this.write(styled(kind, this.wrap.push(delta)));
   }
 
   private tool(part: ToolPart): void {
@@ -169,9 +186,18 @@ export class TurnView {
   }
 
   private endLine(): void {
+    // The word the wrapper held back (the stream's last) is written before anything else.
+    const held = this.wrap.flush();
+    if (held) this.write(styled(this.streaming, held));
     if (!this.atLineStart) this.out.write("\n");
     this.atLineStart = true;
+    this.wrap.reset();
   }
+}
+
+function styled(kind: "text" | "reasoning" | undefined, text: string): string {
+  if (text === "") return "";
+  return kind === "reasoning" ? pc.dim(pc.italic(text)) : text;
 }
 
 /** The last lines of a command's output, dimmed and indented. */

@@ -18,8 +18,6 @@ import { modelFromEnv } from "../../cli/src/model-from-env.ts";
 import { startServer, stopOnSignals } from "./server.ts";
 import { storageFromEnv } from "./storage-from-env.ts";
 
-process.removeAllListeners("warning"); // node:sqlite's "experimental" notice, once per start
-
 const chosen = modelFromEnv();
 const cwd = process.env.LATHE_WORKSPACE ?? (chosen ? process.cwd() : createDemoWorkspace());
 const role = process.env.LATHE_ROLE ?? "single";

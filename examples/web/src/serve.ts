@@ -13,8 +13,6 @@ import { createDemoWorkspace } from "../../cli/src/demo.ts";
 import { startServer, stopOnSignals } from "../../server/src/server.ts";
 import { webDemoModel } from "./web-demo.ts";
 
-process.removeAllListeners("warning"); // node:sqlite's "experimental" notice
-
 const dist = fileURLToPath(new URL("../dist", import.meta.url));
 const cwd = createDemoWorkspace();
 const storage = new SqliteStorage(join(mkdtempSync(join(tmpdir(), "lathe-web-db-")), "sessions.db"));

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Diagnostic, Diagnostics, DiagnosticsReport, DiagnosticsWorkspace, FormattedContent } from "@lathe/tools";
+import type { Diagnostics, DiagnosticsReport, DiagnosticsWorkspace, FormattedContent } from "@lathe/tools";
 import { ServerClient, ServerStartError } from "./client.js";
 import { formatterFor } from "./formatters.js";
 import { nearestRoot } from "./locate.js";
@@ -253,4 +253,4 @@ export function createLsp(options: LspOptions = {}): Lsp {
   return new Lsp(options);
 }
 
-export type { Diagnostic };
+export type { Diagnostic } from "@lathe/tools";

@@ -98,6 +98,24 @@ export class McpAbortedError extends Error {
   }
 }
 
+/**
+ * Listing or reading a server's resources failed: the server refused (an unknown URI, an error in its
+ * handler), did not answer within the call timeout, or the connection broke. When `reconnect` is true
+ * the connection was dropped and the next request starts a fresh one.
+ */
+export class McpResourceError extends Error {
+  override readonly name = "McpResourceError";
+  constructor(
+    readonly server: string,
+    /** The resource's URI, or the request (`resources/list`, `resources/templates/list`). */
+    readonly resource: string,
+    readonly reason: string,
+    readonly reconnect: boolean,
+  ) {
+    super(`MCP server "${server}" could not give ${resource}: ${reason}` + (reconnect ? " The connection was lost; it is made again on the next request." : ""));
+  }
+}
+
 /** The tool source was closed; its tools can no longer be called. */
 export class McpClosedError extends Error {
   override readonly name = "McpClosedError";

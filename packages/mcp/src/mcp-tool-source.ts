@@ -1,8 +1,9 @@
 import type { Tool } from "@lathe/tools";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { parseOptions, type McpToolsOptions } from "./config.js";
-import { McpClosedError } from "./errors.js";
+import { McpClosedError, McpConfigError } from "./errors.js";
 import { createMcpTool } from "./mcp-tool.js";
+import { audienceOf, toRead, toResource, toTemplate, type McpResource, type McpResourceRead, type McpResourceTemplate } from "./resources.js";
 import { ServerConnection } from "./server-connection.js";
 import type { McpServerStatus } from "./server-status.js";
 import { mcpToolName } from "./tool-name.js";
@@ -18,6 +19,9 @@ export class McpToolSource {
   /** Lathe names by server and tool, kept so a name never changes while the source lives. */
   private readonly names = new Map<string, string>();
   private readonly listed = new Map<string, string[]>();
+  /** Each server's last resource and template listings: they decide the audience of a read. */
+  private readonly resourcesSeen = new Map<string, McpResource[]>();
+  private readonly templatesSeen = new Map<string, McpResourceTemplate[]>();
   private closing: Promise<void> | undefined;
 
   /** Use {@link mcpTools}. */
@@ -61,6 +65,44 @@ export class McpToolSource {
     return tools;
   }
 
+  /**
+   * The resources of one server (`server` given: its failure rejects, with {@link McpResourceError}),
+   * or of every server (a server that cannot be reached or refuses is left out). Each says whether
+   * it may go into the model's input (`forModel`: false for `audience: ["user"]`). Servers that offer
+   * no resources list none.
+   */
+  async listResources(server?: string, options: { signal?: AbortSignal } = {}): Promise<McpResource[]> {
+    return this.fromServers(server, async (connection) => {
+      const resources = (await connection.listResources(options.signal)).map((resource) => toResource(connection.name, resource));
+      this.resourcesSeen.set(connection.name, resources);
+      return resources;
+    });
+  }
+
+  /** The resource templates of one server, or of every server; as {@link listResources}. */
+  async listResourceTemplates(server?: string, options: { signal?: AbortSignal } = {}): Promise<McpResourceTemplate[]> {
+    return this.fromServers(server, async (connection) => {
+      const templates = (await connection.listResourceTemplates(options.signal)).map((template) => toTemplate(connection.name, template));
+      this.templatesSeen.set(connection.name, templates);
+      return templates;
+    });
+  }
+
+  /**
+   * Reads a resource of `server`. The result has every item for the host (`contents`) and, apart,
+   * what may go into the model's input (`modelInput`: empty when the server's listing marks the
+   * resource, or the template its URI matches, `audience: ["user"]`). The server's listings are
+   * fetched first when they were not yet. Rejects with {@link McpResourceError}.
+   */
+  async readResource(server: string, uri: string, options: { signal?: AbortSignal } = {}): Promise<McpResourceRead> {
+    if (this.closing) throw new McpClosedError(server);
+    const connection = this.server(server);
+    if (!this.resourcesSeen.has(server)) await this.listResources(server, options);
+    if (!this.templatesSeen.has(server)) await this.listResourceTemplates(server, options);
+    const result = await connection.readResource(uri, options.signal);
+    return toRead(server, uri, result, audienceOf(uri, this.resourcesSeen.get(server) ?? [], this.templatesSeen.get(server) ?? []));
+  }
+
   /** Each server's connection state, by server name. */
   status(): Record<string, McpServerStatus> {
     const result: Record<string, McpServerStatus> = {};
@@ -76,6 +118,20 @@ export class McpToolSource {
   close(): Promise<void> {
     this.closing ??= Promise.all(this.servers.map((server) => server.close())).then(() => {});
     return this.closing;
+  }
+
+  private server(name: string): ServerConnection {
+    const found = this.servers.find((server) => server.name === name);
+    if (!found) throw new McpConfigError(name, "no server of that name is configured");
+    return found;
+  }
+
+  /** `run` on the named server (failures reject), or on every server (failures leave it out), results in server order. */
+  private async fromServers<T>(name: string | undefined, run: (connection: ServerConnection) => Promise<T[]>): Promise<T[]> {
+    if (this.closing) throw new McpClosedError(name);
+    if (name !== undefined) return run(this.server(name));
+    const lists = await Promise.all(this.servers.map((connection) => run(connection).catch(() => [] as T[])));
+    return lists.flat();
   }
 
   private validator(server: string): AjvJsonSchemaValidator {

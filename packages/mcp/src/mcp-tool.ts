@@ -1,4 +1,5 @@
 import { defineTool, truncateOutput, type Tool } from "@lathe/tools";
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { McpInputError, McpToolError } from "./errors.js";
 import { compileInputSchema, mcpParameters } from "./input-schema.js";
@@ -15,6 +16,20 @@ export interface McpToolMetadata extends Record<string, unknown> {
   structuredContent?: Record<string, unknown>;
   /** Whether the output was cut to the output limits (the full text is kept in the session's data directory). */
   truncated: boolean;
+  /**
+   * Content the server annotated for the user only (`audience: ["user"]`), as it sent it: kept out of
+   * the model's input, here for the host's UI. Absent when there was none.
+   */
+  userContent?: ContentBlock[];
+  /** Every progress notification the server sent during the call, in order (absent when it sent none). */
+  progress?: McpProgress[];
+}
+
+/** One progress notification of a call. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /**
@@ -43,13 +58,16 @@ export function createMcpTool(
       const problem = validate(args);
       if (problem !== undefined) throw new McpInputError(server, info.name, problem);
       await ctx.ask({ permission: name, patterns: ["*"], metadata: { server, tool: info.name, input: args } });
+      const reports: McpProgress[] = [];
       const result = await connection.callTool(info.name, args, {
         signal: ctx.abort,
-        onProgress: (progress) =>
+        onProgress: (progress) => {
+          reports.push({ progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message ? { message: progress.message } : {}) });
           ctx.metadata({
             ...(progress.message ? { title: progress.message } : {}),
             metadata: { progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}) },
-          }),
+          });
+        },
       });
       if (result.isError) throw new McpToolError(server, info.name, errorResultText(result));
       const converted = convertResult(result);
@@ -61,6 +79,8 @@ export function createMcpTool(
           server,
           tool: info.name,
           truncated: cut.truncated,
+          ...(reports.length ? { progress: reports } : {}),
+          ...(converted.userContent.length ? { userContent: converted.userContent } : {}),
           ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
         },
         ...(converted.attachments.length ? { attachments: converted.attachments } : {}),

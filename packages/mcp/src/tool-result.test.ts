@@ -3,7 +3,7 @@ import { convertResult, errorResultText } from "./tool-result.js";
 
 describe("convertResult", () => {
   it("joins text blocks into the output", () => {
-    expect(convertResult({ content: [{ type: "text", text: "one" }, { type: "text", text: "two" }] })).toEqual({ output: "one\n\ntwo", attachments: [] });
+    expect(convertResult({ content: [{ type: "text", text: "one" }, { type: "text", text: "two" }] })).toEqual({ output: "one\n\ntwo", attachments: [], userContent: [] });
   });
 
   it("turns images, audio and embedded resources into data: URL attachments the output names", () => {
@@ -42,7 +42,7 @@ describe("convertResult", () => {
   it("uses structured content only when there is no text", () => {
     expect(convertResult({ content: [], structuredContent: { temperature: 21 } }).output).toBe('{\n  "temperature": 21\n}');
     expect(convertResult({ content: [{ type: "text", text: "21 degrees" }], structuredContent: { temperature: 21 } }).output).toBe("21 degrees");
-    expect(convertResult({ content: [] })).toEqual({ output: "", attachments: [] });
+    expect(convertResult({ content: [] })).toEqual({ output: "", attachments: [], userContent: [] });
   });
 
   it("gives the text of an error result", () => {

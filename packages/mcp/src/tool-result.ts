@@ -1,10 +1,13 @@
 import type { ToolResult } from "@lathe/tools";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isForModel } from "./audience.js";
 
 /** What a tool result says to the model: its text, and the files that go with it. */
 export interface ConvertedResult {
   output: string;
   attachments: ToolAttachment[];
+  /** Content annotated for the user only (`audience: ["user"]`), as the server sent it: for the host, never the model. */
+  userContent: Content[];
 }
 
 type Content = CallToolResult["content"][number];
@@ -14,14 +17,23 @@ type ToolAttachment = NonNullable<ToolResult["attachments"]>[number];
  * Turns an MCP tool result into Lathe's terms: text blocks become the output; images, audio and
  * embedded resources become attachments (`data:` URLs) that the output names; resource links are
  * listed by URI. Structured content is used as the output only when the server sent no text, since
- * servers that send both put the same facts in the text.
+ * servers that send both put the same facts in the text. Content annotated for the user only is kept
+ * out of the output and attachments (the output says how many such items there were) and returned
+ * apart, for the host's UI.
  */
 export function convertResult(result: CallToolResult): ConvertedResult {
   const text: string[] = [];
   const attachments: ToolAttachment[] = [];
-  for (const item of result.content ?? []) convertContent(item, text, attachments);
-  if (text.length === 0 && result.structuredContent !== undefined) text.push(JSON.stringify(result.structuredContent, null, 2));
-  return { output: text.join("\n\n"), attachments };
+  const userContent: Content[] = [];
+  const content = result.content ?? [];
+  for (const item of content) {
+    if (isForModel((item as { annotations?: { audience?: string[] } }).annotations)) convertContent(item, text, attachments);
+    else userContent.push(item);
+  }
+  // Text the server meant for the user alone must not come back to the model as structured content.
+  if (!content.some((item) => item.type === "text") && result.structuredContent !== undefined) text.push(JSON.stringify(result.structuredContent, null, 2));
+  if (userContent.length) text.push(`[${userContent.length} item${userContent.length === 1 ? "" : "s"} shown to the user only]`);
+  return { output: text.join("\n\n"), attachments, userContent };
 }
 
 function convertContent(item: Content, text: string[], attachments: ToolAttachment[]): void {

@@ -1,6 +1,5 @@
 import type { Message, MessageWithParts, Part, Session } from "@lathe/message";
 import { mkdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { CorruptRecordError, StorageOpenError, warnCorruptRecord, type CorruptRecordHandler } from "./errors.js";
@@ -13,6 +12,7 @@ import type { Lease, SessionPage, SessionQuery, Storage } from "./storage.js";
 import { keepIntact, parseJoinedRecords, parseStoredRecord } from "./stored-record.js";
 import { validateBatch, type WriteBatch } from "./write-batch.js";
 import { whileBusy } from "./sqlite-busy.js";
+import { loadSqlite } from "./load-sqlite.js";
 
 /** The schema, one step per version. Records are JSON text; the columns beside it are for lookups. */
 const MIGRATIONS: Array<Migration<DatabaseSync>> = [
@@ -93,9 +93,8 @@ function openError(path: string, error: unknown): Error {
   return new StorageOpenError(path, error);
 }
 
-// node:sqlite is loaded on first use, so importing @lathe/storage for its other adapters neither
-// pays for it nor prints its experimental warning.
-const loadSqlite = () => createRequire(import.meta.url)("node:sqlite") as typeof import("node:sqlite");
+// node:sqlite is loaded on first use (see load-sqlite.ts), so importing @lathe/storage for its other
+// adapters does not pay for it.
 
 /**
  * Keeps sessions in one SQLite file with Node's built-in `node:sqlite` (no native addon): WAL

@@ -67,7 +67,7 @@ describe("sourcegraph tool", () => {
     const result = await tool.execute({ query: "fetchJson lang:typescript", context_window: 1 }, ctx);
     expect(result.output).toBe(
       [
-        `3 matches for "fetchJson lang:typescript" on ${url}; showing 3 files.`,
+        `4 matches for "fetchJson lang:typescript" on ${url}; showing 4 results.`,
         "",
         "## github.com/acme/lib",
         "### src/fetch.ts",
@@ -77,12 +77,15 @@ describe("sourcegraph tool", () => {
         "### src/util.ts",
         ">   42| fetchJson();",
         "",
+        "## github.com/acme/other",
+        "(the repository matches)",
+        "",
         "## github.com/zed/app",
         "### main.go",
         ">    1| fetchJson()",
       ].join("\n"),
     );
-    expect(result.metadata).toMatchObject({ url, matchCount: 3, files: 3, truncated: false });
+    expect(result.metadata).toMatchObject({ url, matchCount: 4, results: 4, files: 3, truncated: false, complete: true });
     expect(ctx.asks).toEqual([expect.objectContaining({ permission: "sourcegraph", patterns: [url] })]);
     const sent = new URL(requests[0]!.url!, url);
     expect(sent.pathname).toBe("/.api/search/stream");
@@ -91,11 +94,12 @@ describe("sourcegraph tool", () => {
     expect(requests[0]!.headers.accept).toBe("text/event-stream");
   });
 
-  it("keeps `count` files and says more exist", async () => {
+  it("keeps `count` results and says more exist", async () => {
     handler = stream(event("matches", Array.from({ length: 5 }, (_, i) => chunkMatch("r", `f${i}.ts`, 0, ["x"], 0))), event("done", {}));
     const result = await createSourcegraphTool({ url }).execute({ query: "x", count: 2 }, testContext(workspace.dir));
     expect(result.metadata).toMatchObject({ files: 2, truncated: true });
-    expect(result.output).toContain("showing 2 files");
+    expect(result.output).toContain("5 matches");
+    expect(result.output).toContain("showing 2 results");
     expect(result.output).not.toContain("f2.ts");
   });
 
@@ -108,7 +112,7 @@ describe("sourcegraph tool", () => {
   it("an error event fails the call with the instance's message", async () => {
     handler = stream(event("error", { message: "invalid query: unbalanced parenthesis" }));
     await expect(createSourcegraphTool({ url }).execute({ query: "(" }, testContext(workspace.dir))).rejects.toThrow(
-      new SourcegraphError("Sourcegraph reported an error: invalid query: unbalanced parenthesis"),
+      new SourcegraphError(`Sourcegraph reported an error: invalid query: unbalanced parenthesis (${url})`),
     );
   });
 

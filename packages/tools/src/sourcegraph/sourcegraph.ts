@@ -2,7 +2,9 @@ import { z } from "zod";
 import { defineTool, type Tool } from "../tool.js";
 import { DEFAULT_TRUNCATION, truncateOutput, type TruncationLimits } from "../truncate.js";
 import { searchEvents } from "./event-stream.js";
-import { fileMatches, renderMatches, type ContentMatch, type FileMatches } from "./search-results.js";
+import { openSearch, SourcegraphError } from "./search-request.js";
+import { renderResults, searchResult, type SearchMatch, type SearchResult } from "./search-results.js";
+import { SearchStatus } from "./search-status.js";
 import description from "./sourcegraph.txt?raw";
 
 /** Options of the `sourcegraph` tool. */
@@ -17,20 +19,17 @@ export interface SourcegraphToolOptions {
   maxTimeoutSeconds?: number;
   /** Output limits (default 2,000 lines / 50 KB). */
   truncation?: Partial<TruncationLimits>;
-  /** The `fetch` to use (default: the global one). */
+  /** The `fetch` to use (default: the global one). Redirects are followed by the tool, not by `fetch`. */
   fetch?: typeof globalThis.fetch;
+  /** Retries of a 429 or 503 answer that carries `Retry-After`. Default 3. */
+  maxRetries?: number;
+  /** Longest `Retry-After` waited for, in seconds; a longer one fails the call, saying the wait. Default 30. */
+  maxRetryWaitSeconds?: number;
+  /** Redirects followed at most (each new origin is asked for). Default 5. */
+  maxRedirects?: number;
 }
 
-/** A Sourcegraph search that failed: HTTP error, error event, timeout. */
-export class SourcegraphError extends Error {
-  override readonly name = "SourcegraphError";
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
+export { SourcegraphError };
 
 const SourcegraphParameters = z.object({
   query: z.string().min(1).describe("The Sourcegraph search query"),
@@ -41,14 +40,21 @@ const SourcegraphParameters = z.object({
 
 /** Metadata of a `sourcegraph` result. */
 export interface SourcegraphMetadata extends Record<string, unknown> {
-  /** The instance searched. */
+  /** The instance searched (the origin that answered, after redirects). */
   url: string;
-  /** Matches the instance reported in all (its `progress` count), or those received. */
+  /** Matches the instance reported in all (its `progress` count), or the results received. */
   matchCount: number;
-  /** Files shown. */
+  /** Results shown (a file's content, path or symbols; a repository; a commit; an owner). */
+  results: number;
+  /** Distinct files among the results shown. */
   files: number;
-  /** Not everything received is shown (more files than `count`, stream cut at `maxBytes`, output truncated). */
+  /** Not everything received is shown (more results than `count`, stream cut at `maxBytes`, output truncated). */
   truncated: boolean;
+  /**
+   * The search is whole: Sourcegraph sent `done`, skipped nothing that holds matches (timed-out
+   * shards, limits, missing repositories) and the stream was not cut. False shows in the output too.
+   */
+  complete: boolean;
   outputPath?: string;
 }
 
@@ -70,58 +76,89 @@ export function createSourcegraphTool(options: SourcegraphToolOptions = {}): Too
       const seconds = Math.min(args.timeout ?? 30, options.maxTimeoutSeconds ?? 120);
       const endpoint = new URL("/.api/search/stream", base);
       endpoint.search = new URLSearchParams({ q: args.query, v: "V3", t: "keyword", display: String(count), cm: "true", cl: String(args.context_window ?? 10) }).toString();
-      await ctx.ask({ permission: "sourcegraph", patterns: [base.origin], metadata: { url: base.origin, query: args.query } });
 
       const timeout = AbortSignal.timeout(seconds * 1000);
       const signal = AbortSignal.any([ctx.abort, timeout]);
-      const timedOut = () => new SourcegraphError(`The search on ${base.origin} timed out after ${seconds} s.`);
-      const headers: Record<string, string> = { Accept: "text/event-stream", "User-Agent": "Lathe/0 (sourcegraph)" };
-      if (options.token) headers.Authorization = `token ${options.token}`;
-      const response = await (options.fetch ?? globalThis.fetch)(endpoint, { headers, signal }).catch((error: unknown) => {
-        if (timeout.aborted) throw timedOut();
-        if (ctx.abort.aborted) throw error;
-        throw new SourcegraphError(`Could not reach ${base.origin}: ${error instanceof Error ? error.message : String(error)}`);
+      const timedOut = `The search timed out after ${seconds} s`;
+      const opened = await openSearch(
+        {
+          endpoint,
+          query: args.query,
+          ...(options.token ? { token: options.token } : {}),
+          fetch: options.fetch ?? globalThis.fetch,
+          signal,
+          deadline: Date.now() + seconds * 1000,
+          maxRetries: options.maxRetries ?? 3,
+          maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 30,
+          maxRedirects: options.maxRedirects ?? 5,
+        },
+        ctx,
+      ).catch((error: unknown) => {
+        if (timeout.aborted && !ctx.abort.aborted) throw new SourcegraphError(`${timedOut} on ${base.origin}.`);
+        throw error;
       });
-      if (!response.ok || !response.body) {
-        const text = (await response.text().catch(() => "")).trim().slice(0, 500);
-        throw new SourcegraphError(`Sourcegraph answered ${response.status} ${response.statusText}${text ? `: ${text}` : ""}`.trim(), response.status);
-      }
+      const origin = opened.origin;
 
-      const files: FileMatches[] = [];
-      const alerts: string[] = [];
-      let reported = 0;
-      let skipped = 0;
+      const results: SearchResult[] = [];
+      const status = new SearchStatus();
+      let left = 0;
       let cut = false;
+      let done = false;
+      // Why the stream stopped before `done`, when it did: said to the model beside what arrived.
+      let stopped: string | undefined;
       try {
-        for await (const { event, data } of searchEvents(response.body, maxBytes, () => (cut = true))) {
-          if (event === "error") throw new SourcegraphError(`Sourcegraph reported an error: ${(data as { message?: string })?.message ?? String(data)}`);
-          if (event === "alert") alerts.push([(data as { title?: string }).title, (data as { description?: string }).description].filter(Boolean).join(": "));
-          if (event === "progress") reported = Math.max(reported, Number((data as { matchCount?: number }).matchCount) || 0);
-          if (event === "matches" && Array.isArray(data)) {
-            for (const match of data as ContentMatch[]) {
-              const file = match.type === "content" || match.type === undefined ? fileMatches(match) : undefined;
-              if (file && files.length < count) files.push(file);
-              else if (file) skipped++;
-            }
+        for await (const { event, data } of searchEvents(opened.response.body!, maxBytes, () => (cut = true))) {
+          if (event === "done") {
+            done = true;
+            break;
           }
-          if (event === "done") break;
+          if (event === "error") {
+            stopped = `Sourcegraph reported an error: ${(data as { message?: string })?.message ?? String(data)}`;
+            break;
+          }
+          if (event === "matches" && Array.isArray(data)) {
+            for (const match of data as SearchMatch[]) {
+              const result = searchResult(match, MAX_LINE);
+              if (result && results.length < count) results.push(result);
+              else if (result) left++;
+            }
+            continue;
+          }
+          status.take(event, data);
         }
       } catch (error) {
-        if (timeout.aborted) throw timedOut();
-        throw error;
+        if (ctx.abort.aborted) throw error;
+        stopped = timeout.aborted ? `${timedOut}.` : `The connection was cut mid-stream (${causeOf(error)}).`;
       }
-      const matchCount = Math.max(reported, files.length);
+      // Nothing worth showing arrived: an error says more than an empty result would.
+      if (stopped && results.length === 0 && !status.lines().length) throw new SourcegraphError(`${stopped} (${origin})`);
+
+      const complete = done && !cut && !stopped && status.missing.length === 0 && !status.unfinished;
+      const matchCount = Math.max(status.matchCount, results.length + left);
+      const atLeast = status.missing.length ? "at least " : "";
+      const files = new Set(results.filter((r) => r.path).map((r) => `${r.repository}\0${r.path}`)).size;
       const header = [
-        files.length === 0 ? `No matches for ${JSON.stringify(args.query)} on ${base.origin}.` : `${matchCount} match${matchCount === 1 ? "" : "es"} for ${JSON.stringify(args.query)} on ${base.origin}; showing ${files.length} file${files.length === 1 ? "" : "s"}.`,
-        ...alerts.map((a) => `Alert: ${a}`),
+        results.length === 0
+          ? `No matches for ${JSON.stringify(args.query)} on ${origin}.`
+          : `${atLeast}${matchCount} match${matchCount === 1 ? "" : "es"} for ${JSON.stringify(args.query)} on ${origin}; showing ${results.length} result${results.length === 1 ? "" : "s"}.`,
+        ...opened.waits,
+        ...status.lines(),
+        ...(stopped ? [`${stopped} The results that arrived are shown; the search is incomplete.`] : []),
         ...(cut ? [`The response was larger than ${maxBytes} bytes and was cut; narrow the query for the rest.`] : []),
+        ...(!done && !stopped && !cut ? ["The stream ended before Sourcegraph said it was done; the search is incomplete."] : []),
+        ...(done && !complete && !stopped && !cut ? ["Sourcegraph did not search everything (see above); the search is incomplete."] : []),
       ];
-      const out = await truncateOutput([...header, "", renderMatches(files, MAX_LINE)].join("\n").trimEnd(), ctx, { limits });
-      const metadata: SourcegraphMetadata = { url: base.origin, matchCount, files: files.length, truncated: cut || out.truncated || skipped > 0 };
+      const out = await truncateOutput([...header, "", renderResults(results)].join("\n").trimEnd(), ctx, { limits });
+      const metadata: SourcegraphMetadata = { url: origin, matchCount, results: results.length, files, truncated: cut || out.truncated || left > 0, complete };
       if (out.outputPath) metadata.outputPath = out.outputPath;
       return { title: args.query, output: out.output, metadata };
     },
   });
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: string; code?: string } })?.cause;
+  return cause?.message ?? cause?.code ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** The `sourcegraph` tool against the public instance. */
