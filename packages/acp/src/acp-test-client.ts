@@ -25,6 +25,10 @@ export interface TestEditor {
   updates: acp.SessionNotification[];
   permissions: acp.RequestPermissionRequest[];
   invalid: unknown[];
+  /** The editor's open buffers by absolute path (served to `fs/read_text_file`). */
+  buffers: Map<string, string>;
+  /** What the agent wrote through `fs/write_text_file`, in order. */
+  written: Array<{ path: string; content: string }>;
   /** How the next approvals are answered: an option id, or "cancelled". */
   answer: (request: acp.RequestPermissionRequest) => string | Promise<string>;
   served: Promise<void>;
@@ -39,7 +43,7 @@ export async function connectEditor(
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toEditor = new TransformStream<Uint8Array, Uint8Array>();
   const served = serveAcp({ ...options, input: toAgent.readable, output: toEditor.writable });
-  const editor: Partial<TestEditor> = { updates: [], permissions: [], invalid: [], answer: () => "once" };
+  const editor: Partial<TestEditor> = { updates: [], permissions: [], invalid: [], answer: () => "once", buffers: new Map(), written: [] };
   const app = acp
     .client({ name: "test-editor" })
     .onNotification("session/update", ({ params }) => {
@@ -51,6 +55,20 @@ export async function connectEditor(
       const choice = await editor.answer!(params);
       return choice === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: choice } };
     });
+  if (capabilities.fs?.readTextFile) {
+    app.onRequest("fs/read_text_file", ({ params }) => {
+      const text = editor.buffers!.get(params.path);
+      if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+      return { content: text };
+    });
+  }
+  if (capabilities.fs?.writeTextFile) {
+    app.onRequest("fs/write_text_file", ({ params }) => {
+      editor.written!.push({ path: params.path, content: params.content });
+      editor.buffers!.set(params.path, params.content);
+      return {};
+    });
+  }
   const connection = app.connect(acp.ndJsonStream(toAgent.writable, toEditor.readable));
   const initialized = await connection.agent.request("initialize", { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities });
   return Object.assign(editor as TestEditor, {

@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, type Agent } from "@lathe/core";
 import { mockModel, type MockModel } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
+import { builtinTools } from "@lathe/tools";
+import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 import { connectEditor, type TestEditor } from "./acp-test-client.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -21,15 +23,27 @@ function workspace(): string {
   return dir;
 }
 
-async function editorFor(model: MockModel, cwd: string, extra: Partial<Parameters<typeof createAgent>[0]> = {}) {
+async function editorFor(model: MockModel, cwd: string, extra: Partial<Parameters<typeof createAgent>[0]> = {}, capabilities: ClientCapabilities = {}) {
   const made: Agent[] = [];
-  const editor = await connectEditor({
-    agent: ({ cwd: folder, tools }) => {
-      const agent = createAgent({ model, cwd: folder, snapshots: false, permission: { edit: "ask", bash: "ask" }, configDir: false, ...extra, ...(tools.length ? { tools } : {}) });
-      made.push(agent);
-      return agent;
+  const editor = await connectEditor(
+    {
+      agent: ({ cwd: folder, tools, files }) => {
+        const agent = createAgent({
+          model,
+          cwd: folder,
+          snapshots: false,
+          permission: { edit: "ask", bash: "ask" },
+          configDir: false,
+          ...extra,
+          ...(tools.length ? { tools: [...builtinTools(), ...tools] } : {}),
+          ...(files ? { files } : {}),
+        });
+        made.push(agent);
+        return agent;
+      },
     },
-  });
+    capabilities,
+  );
   cleanups.push(() => editor.close());
   return { editor, made };
 }
@@ -180,6 +194,24 @@ describe("serveAcp", () => {
     await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write new.txt" }] });
     expect(existsSync(join(cwd, "new.txt"))).toBe(false);
     expect(editor.permissions).toHaveLength(0);
+  });
+
+  it("reads the editor's buffers and writes through the editor when it offers its files", async () => {
+    const cwd = workspace();
+    const file = join(cwd, "a.txt");
+    const model = mockModel([
+      { toolCalls: [{ name: "read", input: { filePath: "a.txt" } }] },
+      { toolCalls: [{ name: "edit", input: { filePath: "a.txt", oldString: "unsaved", newString: "saved" } }] },
+      { text: "Done." },
+    ]);
+    const { editor } = await editorFor(model, cwd, {}, { fs: { readTextFile: true, writeTextFile: true } });
+    editor.buffers.set(file, "one\nunsaved\n"); // the editor's buffer differs from the disk
+    const { sessionId } = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+    await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "fix a.txt" }] });
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain("unsaved"); // the read saw the buffer
+    expect(editor.permissions.map((p) => p.toolCall.kind)).toEqual(["edit"]); // the same asks as on disk
+    expect(editor.written).toEqual([{ path: file, content: "one\nsaved\n" }]);
+    expect(readFileSync(file, "utf8")).toBe("one\ntwo\n"); // the editor, not the agent, saves
   });
 
   it("session/load after a restart replays the stored history as updates (SQLite)", async () => {

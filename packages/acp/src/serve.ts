@@ -4,7 +4,8 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { InvalidInputError, SessionBusyError, SessionNotFoundError, type Agent, type AgentEventOf, type PermissionRequest, type Run } from "@lathe/core";
 import { mcpTools, type McpToolSource } from "@lathe/mcp";
-import type { Tool } from "@lathe/tools";
+import type { FileAccess, Tool } from "@lathe/tools";
+import { editorFiles } from "./editor-files.js";
 import { mcpServerConfigs, UnsupportedMcpServerError } from "./mcp-servers.js";
 import { isMode, modeState } from "./modes.js";
 import { permissionOptions, permissionReply, permissionToolCall } from "./permissions.js";
@@ -20,6 +21,11 @@ export interface AcpSessionSetup {
    * put them beside your own (`tools: [...builtinTools(), ...setup.tools]`). `serveAcp` closes them.
    */
   tools: Tool[];
+  /**
+   * The editor's files, when it offers them (`fs/read_text_file`, `fs/write_text_file`): pass them as
+   * `createAgent({ files })` so the agent reads unsaved buffers and the editor tracks its edits.
+   */
+  files?: FileAccess;
 }
 
 /**
@@ -106,6 +112,7 @@ class AcpServer {
   private readonly sources: McpToolSource[] = [];
   private readonly listening = new Set<Agent>();
   private client: acp.AgentContext | undefined;
+  private capabilities: acp.ClientCapabilities = {};
 
   constructor(private readonly options: ServeAcpOptions) {}
 
@@ -125,6 +132,7 @@ class AcpServer {
   }
 
   private initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+    this.capabilities = params.clientCapabilities ?? {};
     const info = this.options.agentInfo ?? { name: "lathe", version: "0.0.0" };
     return {
       // The version the editor asked for when it is ours; else ours, and the editor decides.
@@ -248,7 +256,14 @@ class AcpServer {
       this.sources.push(source);
       tools = await source.tools();
     }
-    return factory({ cwd, tools });
+    let made: Agent | undefined;
+    const files = editorFiles(
+      () => this.client,
+      this.capabilities.fs,
+      async (sessionID) => (made ? (await this.owner(made, sessionID))?.id : undefined),
+    );
+    made = await factory({ cwd, tools, ...(files ? { files } : {}) });
+    return made;
   }
 
   /** Asks the editor every approval of the sessions it opened (and of their subagents'). */
