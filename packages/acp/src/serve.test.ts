@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -135,6 +136,21 @@ describe("serveAcp", () => {
     await waitFor(() => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes("sleep 31.7"));
   });
 
+  it("session/cancel mid-stream stops the model's answer at once", async () => {
+    const cwd = workspace();
+    const model = mockModel([{ text: "word ".repeat(400) }, { text: "Back." }], { chunkSize: 5, delayMs: 20 });
+    const { editor } = await editorFor(model, cwd);
+    const { sessionId } = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+    const prompt = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+    await waitFor(() => editor.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length >= 3);
+    await editor.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    const chunks = editor.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length;
+    expect(chunks).toBeLessThan(100);
+    // The session takes the next prompt.
+    expect((await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] })).stopReason).toBe("end_turn");
+  });
+
   it("announces commands and runs `/name args` as the command", async () => {
     const cwd = workspace();
     const model = mockModel([{ text: "Hello, Ada!" }]);
@@ -212,6 +228,35 @@ describe("serveAcp", () => {
     expect(editor.permissions.map((p) => p.toolCall.kind)).toEqual(["edit"]); // the same asks as on disk
     expect(editor.written).toEqual([{ path: file, content: "one\nsaved\n" }]);
     expect(readFileSync(file, "utf8")).toBe("one\ntwo\n"); // the editor, not the agent, saves
+  });
+
+  it("the editor's MCP servers (stdio and HTTP) are the session's tool sources", async () => {
+    const cwd = workspace();
+    const fixture = fileURLToPath(new URL("./fixtures/echo-mcp-server.mjs", import.meta.url));
+    const http = spawn(process.execPath, [fixture, "http"], { stdio: ["ignore", "pipe", "inherit"] });
+    cleanups.push(async () => void http.kill("SIGKILL"));
+    const url = await new Promise<string>((resolve) => http.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim())));
+    const model = mockModel([
+      { toolCalls: [{ name: "local_shout", input: { text: "hi" } }, { name: "remote_shout", input: { text: "there" } }] },
+      { text: "Both answered." },
+    ]);
+    const { editor } = await editorFor(model, cwd, { permission: {} });
+    const { sessionId } = await editor.agent.request("session/new", {
+      cwd,
+      mcpServers: [
+        { name: "local", command: process.execPath, args: [fixture], env: [{ name: "ECHO_SUFFIX", value: "from the editor" }] },
+        { type: "http", name: "remote", url, headers: [{ name: "x-test", value: "1" }] },
+      ],
+    });
+    await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "shout" }] });
+    const offered = (model.calls[0]!.tools ?? []).map((tool) => tool.name);
+    expect(offered).toEqual(expect.arrayContaining(["local_shout", "remote_shout", "read"]));
+    const results = JSON.stringify(model.calls[1]!.prompt);
+    expect(results).toContain("HI! (from the editor)");
+    expect(results).toContain("THERE! (no suffix)");
+    await expect(
+      editor.agent.request("session/new", { cwd, mcpServers: [{ type: "sse", name: "old", url, headers: [] }] }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("session/load after a restart replays the stored history as updates (SQLite)", async () => {
