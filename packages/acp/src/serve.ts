@@ -73,15 +73,9 @@ interface ServedSession {
  *
  * @example
  * ```ts
- * import { serveAcp } from "@lathe/acp";
- * import { createAgent } from "@lathe/core";
- * import { builtinTools } from "@lathe/tools";
- * import { SqliteStorage } from "@lathe/storage";
- * import { anthropic } from "@ai-sdk/anthropic";
- *
- * const storage = new SqliteStorage("./.lathe/acp.sqlite");
+ * // One agent per folder the editor opens; `storage` shared, so sessions load after a restart.
  * await serveAcp({
- *   agent: ({ cwd, tools }) => createAgent({ model: anthropic("claude-sonnet-4-5"), cwd, storage, tools: [...builtinTools(), ...tools] }),
+ *   agent: ({ cwd, tools, files }) => createAgent({ model, cwd, storage, tools: [...builtinTools(), ...tools], files }),
  * });
  * ```
  */
