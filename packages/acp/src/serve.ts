@@ -10,6 +10,7 @@ import { mcpServerConfigs, UnsupportedMcpServerError } from "./mcp-servers.js";
 import { isMode, modeState } from "./modes.js";
 import { permissionOptions, permissionReply, permissionToolCall } from "./permissions.js";
 import { readPrompt, UnsupportedContentError } from "./prompt-content.js";
+import { UpdateQueue } from "./update-queue.js";
 import { historyUpdates, LiveUpdates } from "./updates.js";
 
 /** What {@link serveAcp} knows of a session the editor opens, for the host to build its agent with. */
@@ -172,10 +173,13 @@ class AcpServer {
     session.turn = turn;
     try {
       const live = new LiveUpdates(session.id, session.cwd);
+      const queue = new UpdateQueue((update) => this.notify(session.id, update));
       for await (const event of run) {
-        for (const update of live.updates(event)) await this.notify(session.id, update);
+        for (const update of live.updates(event)) queue.push(update);
       }
       const { info } = await run;
+      // Every update reaches the editor before the answer that ends the turn.
+      await queue.drained().catch(() => {});
       return { stopReason: stopReason(info.finish, run.aborted, info.error) };
     } finally {
       turn.abort();
