@@ -132,6 +132,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
     diagnostics: rt.options.lsp,
     trusted: isTrusted(rt.options.trust),
     ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
+    ...(rt.options.files ? { files: rt.options.files } : {}),
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
       set: async (todos) => {
