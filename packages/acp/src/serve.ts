@@ -288,7 +288,8 @@ class AcpServer {
       // The editor failed to answer (it disconnected, or the turn ended): nobody approved it.
       reply = "reject" as const;
     }
-    await agent.permissions.reply(request.id, reply).catch(() => {});
+    // Scoped like every client reply: only the session the editor was asked about, and its subagents.
+    await agent.permissions.replyFor(session.id, request.id, reply).catch(() => {});
   }
 
   /** The served session a session belongs to: itself, or the session whose subagent it is. */
