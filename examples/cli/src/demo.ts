@@ -73,9 +73,10 @@ const OFF_SCRIPT =
 type ModelCall = Parameters<Extract<MockTurnInput, (...args: never[]) => unknown>>[0];
 type PromptMessage = ModelCall["prompt"][number];
 
+// What the user wrote: the environment Lathe adds to a prompt (date, folder listing) is not the request.
 const textOf = (message: PromptMessage | undefined) =>
   message && Array.isArray(message.content)
-    ? message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("")
+    ? message.content.flatMap((part) => (part.type === "text" && !part.text.startsWith("<environment>") ? [part.text] : [])).join("")
     : typeof message?.content === "string"
       ? message.content
       : "";
