@@ -39,6 +39,13 @@ export type AgentConfig = Partial<Omit<AgentDefinition, "name">>;
 /** Where plan files go: the only files the plan agent may edit. */
 export const PLAN_FILES = ".lathe/plans/*.md";
 
+/**
+ * What planning allows at most: no edits but plan files, and every shell command asked (a command
+ * can change files too). The plan agent's own rules, and the restriction `plan` mode and the plan
+ * agent put on top of every rule a host sets (see `permission-mode.ts`).
+ */
+export const PLAN_RULES = Object.freeze({ edit: Object.freeze({ "*": "deny", [PLAN_FILES]: "allow" }), bash: "ask" } as const);
+
 /** Lathe's built-in agents. */
 export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.freeze({
   build: {
@@ -54,7 +61,7 @@ export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.
       "You are in plan mode. Investigate and write a plan; do not change the user's files. " +
       `You may only create or edit plan files matching ${PLAN_FILES}.`,
     // Shell commands can change files too: in plan mode each one is asked.
-    permission: { edit: { "*": "deny", [PLAN_FILES]: "allow" }, bash: "ask" },
+    permission: PLAN_RULES,
   },
   explore: {
     name: "explore",
