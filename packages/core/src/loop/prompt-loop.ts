@@ -57,9 +57,13 @@ export async function runTurn(
   const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
   rt.writers.set(sessionID, writer);
   try {
-    const session = await rt.storage.getSession(sessionID);
-    if (!session) throw new SessionNotFoundError(sessionID);
-    let history = await rt.storage.listMessages(sessionID);
+    const stored = await rt.storage.getSession(sessionID);
+    if (!stored) throw new SessionNotFoundError(sessionID);
+    // The history this agent kept from its last turn (with only what it wrote since applied), unless
+    // someone else wrote the session; then it is read again.
+    let history = (await rt.histories.load(stored)).messages;
+    // Stamped before anything is written, so an agent that loaded the session before sees this turn.
+    const session = (await rt.updater.touch(sessionID)) ?? stored;
     if (request.kind === "resume") return await resumeTurn(rt, writer, session, history, request.options, signal);
     if (request.kind === "compact") {
       // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
@@ -70,6 +74,10 @@ export async function runTurn(
     }
     history = await settleHistory(rt, session, history);
     return await answer(rt, writer, session, history, request.input, request.options, signal);
+  } catch (error) {
+    // What the turn changed in its history may not all be stored: read the session again next time.
+    rt.histories.forget(sessionID);
+    throw error;
   } finally {
     clearInterval(renew);
     rt.writers.delete(sessionID);
