@@ -1,6 +1,5 @@
 import { fromConfig, PermissionMode, type Ruleset } from "@lathe/permission";
 import { InvalidInputError } from "../errors.js";
-import { PLAN_RULES } from "./registry.js";
 
 /** Checks a permission mode a host passed, naming where it came from. */
 export function parseMode(mode: unknown, where: string): PermissionMode {
@@ -8,6 +7,16 @@ export function parseMode(mode: unknown, where: string): PermissionMode {
   if (!parsed.success) throw new InvalidInputError(`${where} must be one of ${PermissionMode.options.join(", ")}, got ${JSON.stringify(mode)}.`);
   return parsed.data;
 }
+
+/** Where plan files go: the only files the plan agent may edit. */
+export const PLAN_FILES = ".lathe/plans/*.md";
+
+/**
+ * What planning allows at most: no edits but plan files, and every shell command asked (a command
+ * can change files too). The plan agent's own rules, and the restriction `plan` mode and the plan
+ * agent put on top of every rule a host sets (see {@link PLAN_RESTRICTION}).
+ */
+export const PLAN_RULES = Object.freeze({ edit: Object.freeze({ "*": "deny", [PLAN_FILES]: "allow" }), bash: "ask" } as const);
 
 /**
  * What `plan` holds every call to, whatever the host's rules say: the plan agent's built-in rules

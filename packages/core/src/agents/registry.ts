@@ -1,6 +1,9 @@
 import type { LanguageModel } from "ai";
 import type { PermissionRules } from "./agent-permissions.js";
 import { InvalidInputError } from "../errors.js";
+import { PLAN_FILES, PLAN_RULES } from "./permission-mode.js";
+
+export { PLAN_FILES } from "./permission-mode.js";
 
 /** Where an agent may be used: as the agent of a prompt, as a subagent of the task tool, or both. */
 export type AgentMode = "primary" | "subagent" | "all";
@@ -35,16 +38,6 @@ export interface AgentDefinition {
 
 /** What a host may say about an agent: every field optional for a built-in, required ones for a new agent. */
 export type AgentConfig = Partial<Omit<AgentDefinition, "name">>;
-
-/** Where plan files go: the only files the plan agent may edit. */
-export const PLAN_FILES = ".lathe/plans/*.md";
-
-/**
- * What planning allows at most: no edits but plan files, and every shell command asked (a command
- * can change files too). The plan agent's own rules, and the restriction `plan` mode and the plan
- * agent put on top of every rule a host sets (see `permission-mode.ts`).
- */
-export const PLAN_RULES = Object.freeze({ edit: Object.freeze({ "*": "deny", [PLAN_FILES]: "allow" }), bash: "ask" } as const);
 
 /** Lathe's built-in agents. */
 export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.freeze({

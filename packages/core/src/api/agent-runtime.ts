@@ -1,7 +1,7 @@
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
 import { ObservedStorage } from "../session/observed-storage.js";
-import { SessionHistories } from "../session/session-history.js";
+import { SessionHistories } from "../loop/session-history.js";
 import { hostname } from "node:os";
 import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { InvalidInputError } from "../errors.js";

@@ -62,8 +62,10 @@ export async function runTurn(
     // The history this agent kept from its last turn (with only what it wrote since applied), unless
     // someone else wrote the session; then it is read again.
     let history = (await rt.histories.load(stored)).messages;
-    // Stamped before anything is written, so an agent that loaded the session before sees this turn.
-    const session = (await rt.updater.touch(sessionID)) ?? stored;
+    const session = stored;
+    // The session is stamped with the turn's first write (a new prompt's user message goes with it),
+    // so an agent that loaded the session before sees this turn, even one that dies half-way.
+    if (request.kind !== "prompt") await rt.updater.touch(sessionID);
     if (request.kind === "resume") return await resumeTurn(rt, writer, session, history, request.options, signal);
     if (request.kind === "compact") {
       // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
@@ -79,6 +81,9 @@ export async function runTurn(
     rt.histories.forget(sessionID);
     throw error;
   } finally {
+    // An aborted turn may leave in memory what never reached storage (a worker fences a session's
+    // writes before it aborts a turn it hands on): the next turn reads the session again.
+    if (signal.aborted) rt.histories.forget(sessionID);
     clearInterval(renew);
     rt.writers.delete(sessionID);
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
@@ -209,9 +214,7 @@ async function answer(
   } catch (error) {
     hookError = error;
   }
-  writer.message(user.info);
-  for (const part of user.parts) writer.part(part);
-  await writer.flush();
+  await rt.updater.touch(session.id, { messages: [user.info], parts: user.parts });
   rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
   for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
 

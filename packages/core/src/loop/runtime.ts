@@ -16,7 +16,7 @@ import type { StepSnapshots } from "../session/file-history.js";
 import type { AgentSkills } from "../agents/agent-skills.js";
 import type { CommandCatalog } from "../agents/command-catalog.js";
 import type { Tracing } from "./tracing.js";
-import type { SessionHistories } from "../session/session-history.js";
+import type { SessionHistories } from "./session-history.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {

@@ -25,12 +25,13 @@ export class SessionUpdater {
   }
 
   /**
-   * Stamps the session as written now (`time.updated`, always later than its last value), without
-   * telling the host: a turn does it before it writes anything, so that any agent that loaded the
-   * session before sees it changed (see `SessionHistories`). Resolves to the new record.
+   * Stamps the session as written now (`time.updated`, always later than its last value), with the
+   * records in `along` in the same write, without telling the host: a turn does it with its first
+   * write, so that any agent that loaded the session before sees it changed (see `SessionHistories`).
+   * Resolves to the new record.
    */
-  touch(sessionID: string): Promise<Session | undefined> {
-    return this.change(sessionID, () => {}, undefined, false);
+  touch(sessionID: string, along?: Omit<WriteBatch, "sessions">): Promise<Session | undefined> {
+    return this.change(sessionID, () => {}, along, false);
   }
 
   private change(sessionID: string, mutate: (session: Session) => void, along: Omit<WriteBatch, "sessions"> | undefined, announce: boolean): Promise<Session | undefined> {

@@ -1,7 +1,7 @@
 import { ModelMessageCache, Session as SessionSchema, type MessageWithParts, type Part, type Session } from "@lathe/message";
 import type { Storage, WriteBatch } from "@lathe/storage";
-import { PromptPrefix } from "../loop/prompt-prefix.js";
-import type { WriteObserver } from "./observed-storage.js";
+import { PromptPrefix } from "./prompt-prefix.js";
+import type { WriteObserver } from "../session/observed-storage.js";
 
 /**
  * A session's history as this agent last loaded it, kept from turn to turn with what its
@@ -127,10 +127,10 @@ function sessionsOf(batch: WriteBatch): Set<string> {
 }
 
 /**
- * Messages and parts as the loop may change them: an adapter that hands out frozen records (memory
- * storage shares its own) gets them copied, once, when a session is loaded.
+ * Messages and parts that may be changed: an adapter that hands out frozen records (memory storage
+ * shares its own) gets them copied; others' are returned as they are (already copies).
  */
-function thaw(messages: MessageWithParts[]): MessageWithParts[] {
+export function thaw(messages: MessageWithParts[]): MessageWithParts[] {
   const frozen = messages.some((m) => Object.isFrozen(m.info) || m.parts.some((p) => Object.isFrozen(p)));
   return frozen ? structuredClone(messages) : messages;
 }
