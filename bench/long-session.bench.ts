@@ -30,6 +30,8 @@ interface VariantResult {
   turnCpuMs: number[];
   /** Resident set size after the last turn and a GC, bytes. */
   rss: number;
+  /** The JavaScript heap in use after the last turn and a GC (what is kept), bytes. */
+  heap: number;
 }
 
 const OUTPUT = "result line ".repeat(20);
@@ -55,9 +57,11 @@ function cpuNow(): number {
   return (user + system) / 1000;
 }
 
-function gcAndRss(): number {
+/** Resident set size and heap in use, after a full GC. */
+function memoryAfterGc(): { rss: number; heap: number } {
   for (let i = 0; i < 3; i++) globalThis.gc?.();
-  return process.memoryUsage().rss;
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heap: heapUsed };
 }
 
 async function lathe(storageKind: "memory" | "sqlite"): Promise<VariantResult> {
@@ -90,10 +94,10 @@ async function lathe(storageKind: "memory" | "sqlite"): Promise<VariantResult> {
     // The mock keeps every request it was sent; the bench does not want them.
     model.calls.length = 0;
   }
-  const rss = gcAndRss();
+  const memory = memoryAfterGc();
   await agent.close();
   rmSync(dir, { recursive: true, force: true });
-  return { turnCpuMs, rss };
+  return { turnCpuMs, ...memory };
 }
 
 async function toolLoopAgent(): Promise<VariantResult> {
@@ -117,7 +121,7 @@ async function toolLoopAgent(): Promise<VariantResult> {
     turnCpuMs.push(cpuNow() - start);
     model.calls.length = 0;
   }
-  return { turnCpuMs, rss: gcAndRss() };
+  return { turnCpuMs, ...memoryAfterGc() };
 }
 
 async function runVariant(variant: Variant): Promise<VariantResult> {
@@ -177,6 +181,14 @@ if (child) {
         baseline: "ToolLoopAgent, host-kept messages",
         baselineValue: mb(baseline.rss),
         target: "≤ 1.2× of ToolLoopAgent's",
+      },
+      {
+        name: `${TURNS}-turn session, ${label}: JavaScript heap in use after the last turn`,
+        value: mb(result.heap),
+        unit: "MB",
+        baseline: "ToolLoopAgent, host-kept messages",
+        baselineValue: mb(baseline.heap),
+        note: "what stays allocated; RSS also counts heap the process reached earlier and kept",
       },
     );
   }

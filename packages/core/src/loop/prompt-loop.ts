@@ -66,16 +66,20 @@ export async function runTurn(
     // The session is stamped with the turn's first write (a new prompt's user message goes with it),
     // so an agent that loaded the session before sees this turn, even one that dies half-way.
     if (request.kind !== "prompt") await rt.updater.touch(sessionID);
-    if (request.kind === "resume") return await resumeTurn(rt, writer, session, history, request.options, signal);
-    if (request.kind === "compact") {
+    let result: RunResult;
+    if (request.kind === "resume") result = await resumeTurn(rt, writer, session, history, request.options, signal);
+    else if (request.kind === "compact") {
       // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
       const budget = sessionBudget(rt, session);
       assertCompactable(session, history, budget);
       history = await settleHistory(rt, session, history);
-      return await compactOnDemand(rt, writer, session, history, budget, signal);
+      result = await compactOnDemand(rt, writer, session, history, budget, signal);
+    } else {
+      history = await settleHistory(rt, session, history);
+      result = await answer(rt, writer, session, history, request.input, request.options, signal);
     }
-    history = await settleHistory(rt, session, history);
-    return await answer(rt, writer, session, history, request.input, request.options, signal);
+    rt.histories.adopt(sessionID, { info: result.info, parts: result.parts });
+    return result;
   } catch (error) {
     // What the turn changed in its history may not all be stored: read the session again next time.
     rt.histories.forget(sessionID);

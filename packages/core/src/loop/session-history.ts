@@ -15,6 +15,8 @@ interface LoadedHistory {
   stamp: string;
   /** Batches this agent wrote since, applied on the next load (the turn writing them is not disturbed). */
   pending: WriteBatch[];
+  /** Messages a turn finished, as the turn holds them (see {@link SessionHistories.adopt}). */
+  adopted: MessageWithParts[];
   /** The model messages of its steps, so a turn converts only the new ones. */
   messageCache: ModelMessageCache;
   /** The provider-level prompt of the last request, so the next turn's first request converts only what is new. */
@@ -61,13 +63,13 @@ export class SessionHistories implements WriteObserver {
       this.loaded.delete(session.id);
       entry = undefined;
     }
-    if (entry && !applyPending(entry)) {
+    if (entry && !(applyPending(entry) && adoptFinished(entry))) {
       this.loaded.delete(session.id);
       entry = undefined;
     }
     if (!entry) {
       const messages = thaw(await this.storage().listMessages(session.id));
-      entry = { messages, stamp: stamp(session), pending: [], messageCache: new ModelMessageCache(), promptPrefix: new PromptPrefix() };
+      entry = { messages, stamp: stamp(session), pending: [], adopted: [], messageCache: new ModelMessageCache(), promptPrefix: new PromptPrefix() };
       this.loaded.set(session.id, entry);
     }
     return { messages: entry.messages.slice(), messageCache: entry.messageCache, promptPrefix: entry.promptPrefix };
@@ -80,6 +82,16 @@ export class SessionHistories implements WriteObserver {
   conversions(sessionID: string): { messageCache: ModelMessageCache; promptPrefix: PromptPrefix } {
     const entry = this.loaded.get(sessionID);
     return entry ? { messageCache: entry.messageCache, promptPrefix: entry.promptPrefix } : { messageCache: new ModelMessageCache(), promptPrefix: new PromptPrefix() };
+  }
+
+  /**
+   * Hands over a message a turn just finished, as the turn holds it. The writer stores copies of
+   * parts (the loop goes on changing its own), so the history rebuilt from the batches holds equal
+   * but other objects, and the model message cache — which knows the turn's own objects — would
+   * convert the message again; with the turn's parts in the history it finds them.
+   */
+  adopt(sessionID: string, message: MessageWithParts): void {
+    this.loaded.get(sessionID)?.adopted.push(message);
   }
 
   /** Drops a session's loaded history (a turn that failed may have left it unlike what is stored). */
@@ -177,6 +189,24 @@ function applyPending(entry: LoadedHistory): boolean {
     }
   }
   if (reorder) entry.messages.sort((a, b) => (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0));
+  return true;
+}
+
+/**
+ * Puts the messages turns finished in place of the copies the batches brought, where they have the
+ * same parts (by id, in order) — they were written last as they are. Always true.
+ */
+function adoptFinished(entry: LoadedHistory): boolean {
+  const adopted = entry.adopted;
+  entry.adopted = [];
+  for (const live of adopted) {
+    const at = entry.messages.findLastIndex((m) => m.info.id === live.info.id);
+    if (at < 0) continue;
+    const stored = entry.messages[at]!;
+    if (stored.parts.length === live.parts.length && stored.parts.every((p, i) => p.id === live.parts[i]!.id)) {
+      entry.messages[at] = { info: stored.info, parts: live.parts };
+    }
+  }
   return true;
 }
 
