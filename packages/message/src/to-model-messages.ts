@@ -62,6 +62,12 @@ interface Layout {
    * their parts changes.
    */
   assembled?: { replay: boolean; steps: number; out: ModelMessage[] };
+  /**
+   * Every step's messages as the last call returned them, for `count` parts: an old message that
+   * did not change is handed back as it is, so a request costs no copy per message of the history.
+   * Dropped with `assembled`.
+   */
+  whole?: { replay: boolean; count: number; out: ModelMessage[] };
 }
 
 /**
@@ -96,7 +102,10 @@ export class ModelMessageCache {
     if (!entry) return;
     if (entry.layout && !STEP_CONTENT.has(part.type)) return;
     entry.dirty = true;
-    if (entry.layout) entry.layout.assembled = undefined;
+    if (entry.layout) {
+      entry.layout.assembled = undefined;
+      entry.layout.whole = undefined;
+    }
   }
 
   /** Forgets everything. */
@@ -127,11 +136,13 @@ export class ModelMessageCache {
 
   /**
    * The messages of an assistant message's steps, in order: the complete steps copied from the last
-   * call, the newest converted or remembered.
+   * call, the newest converted or remembered. The array returned may be returned again: read it only.
    * @internal
    */
   assistant(parts: Part[], replay: boolean): ModelMessage[] {
     const layout = this.layout(parts);
+    const whole = layout.whole;
+    if (whole && whole.replay === replay && whole.count === parts.length) return whole.out;
     const starts = layout.starts;
     const assembled = layout.assembled?.replay === replay ? layout.assembled : undefined;
     const out = assembled ? assembled.out.slice() : [];
@@ -141,6 +152,7 @@ export class ModelMessageCache {
       for (const message of this.segment(parts, starts[s]!, starts[s + 1] ?? parts.length, replay, layout)) out.push(message);
     }
     layout.assembled = { replay, steps: starts.length - 1, out: out.slice(0, complete) };
+    layout.whole = { replay, count: parts.length, out };
     return out;
   }
 
