@@ -15,6 +15,27 @@ function steps(count: number): MessageWithParts {
 }
 
 describe("ModelMessageCache", () => {
+  it("finds messages whose same parts sit in new arrays (a history rebuilt), and hands back an unchanged message's messages as they are", () => {
+    const cache = new ModelMessageCache();
+    const history = [userMsg("msg_u", "go"), steps(3)];
+    const first = toModelMessages(history, { model, cache });
+    const rebuilt = history.map((m) => ({ info: { ...m.info }, parts: m.parts.slice() }));
+    const again = toModelMessages(rebuilt, { model, cache });
+    expect(again).toEqual(toModelMessages(rebuilt, { model }));
+    for (let i = 0; i < first.length; i++) expect(again[i]).toBe(first[i]);
+    // A user message with another part in the same place is converted again.
+    const edited = [{ info: history[0]!.info, parts: [{ ...history[0]!.parts[0]!, text: "stop" } as Part] }, history[1]!];
+    expect(toModelMessages(edited, { model, cache })[0]).toEqual({ role: "user", content: [{ type: "text", text: "stop" }] });
+    // A part reported changed, or a part added, makes the message's messages anew.
+    const parts = history[1]!.parts;
+    (parts[1] as Part & { text: string }).text = "changed";
+    cache.changed(parts[1]!);
+    const changed = toModelMessages(history, { model, cache });
+    expect(changed).toEqual(toModelMessages(history, { model }));
+    parts.push(...steps(4).parts.slice(9));
+    expect(toModelMessages(history, { model, cache })).toEqual(toModelMessages(history, { model }));
+  });
+
   it("gives what toModelMessages gives, and reuses the messages of steps it has seen", () => {
     const cache = new ModelMessageCache();
     const history = [userMsg("msg_u", "go"), steps(3)];

@@ -62,6 +62,12 @@ interface Layout {
    * their parts changes.
    */
   assembled?: { replay: boolean; steps: number; out: ModelMessage[] };
+  /**
+   * Every step's messages as the last call returned them, for `count` parts: an old message that
+   * did not change is handed back as it is, so a request costs no copy per message of the history.
+   * Dropped with `assembled`.
+   */
+  whole?: { replay: boolean; count: number; out: ModelMessage[] };
 }
 
 /**
@@ -80,6 +86,8 @@ interface Layout {
 export class ModelMessageCache {
   private segments = new WeakMap<Part, CachedSegment>();
   private users = new WeakMap<Part[], CachedUser>();
+  /** The same entries by their first part: a history read or rebuilt holds the same parts in a new array. */
+  private usersByFirst = new WeakMap<Part, CachedUser>();
   private layouts = new WeakMap<Part[], Layout>();
   /** The cached step or user message each part belongs to. */
   private owner = new WeakMap<Part, CachedSegment | CachedUser>();
@@ -94,13 +102,17 @@ export class ModelMessageCache {
     if (!entry) return;
     if (entry.layout && !STEP_CONTENT.has(part.type)) return;
     entry.dirty = true;
-    if (entry.layout) entry.layout.assembled = undefined;
+    if (entry.layout) {
+      entry.layout.assembled = undefined;
+      entry.layout.whole = undefined;
+    }
   }
 
   /** Forgets everything. */
   clear(): void {
     this.segments = new WeakMap();
     this.users = new WeakMap();
+    this.usersByFirst = new WeakMap();
     this.layouts = new WeakMap();
     this.owner = new WeakMap();
   }
@@ -110,21 +122,27 @@ export class ModelMessageCache {
    * @internal
    */
   user(parts: Part[], convert: () => UserModelMessage | undefined): UserModelMessage | undefined {
-    const cached = this.users.get(parts);
-    if (cached && !cached.dirty && samePartObjects(cached.parts, parts)) return cached.out;
+    const cached = this.users.get(parts) ?? (parts[0] ? this.usersByFirst.get(parts[0]) : undefined);
+    if (cached && !cached.dirty && samePartObjects(cached.parts, parts)) {
+      this.users.set(parts, cached);
+      return cached.out;
+    }
     const entry: CachedUser = { parts: parts.slice(), dirty: false, out: convert() };
     this.users.set(parts, entry);
+    if (parts[0]) this.usersByFirst.set(parts[0], entry);
     for (const part of parts) this.owner.set(part, entry);
     return entry.out;
   }
 
   /**
    * The messages of an assistant message's steps, in order: the complete steps copied from the last
-   * call, the newest converted or remembered.
+   * call, the newest converted or remembered. The array returned may be returned again: read it only.
    * @internal
    */
   assistant(parts: Part[], replay: boolean): ModelMessage[] {
     const layout = this.layout(parts);
+    const whole = layout.whole;
+    if (whole && whole.replay === replay && whole.count === parts.length) return whole.out;
     const starts = layout.starts;
     const assembled = layout.assembled?.replay === replay ? layout.assembled : undefined;
     const out = assembled ? assembled.out.slice() : [];
@@ -134,6 +152,7 @@ export class ModelMessageCache {
       for (const message of this.segment(parts, starts[s]!, starts[s + 1] ?? parts.length, replay, layout)) out.push(message);
     }
     layout.assembled = { replay, steps: starts.length - 1, out: out.slice(0, complete) };
+    layout.whole = { replay, count: parts.length, out };
     return out;
   }
 
