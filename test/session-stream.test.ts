@@ -93,6 +93,36 @@ describe("agent.sessions.stream", () => {
   });
 });
 
+describe("the event log's bound on sessions", () => {
+  it("drops the least recently active session's log that nobody reads; its numbers go on where they were", async () => {
+    agent = createAgent({ model: mockModel([]), snapshots: false, eventLog: { sessions: 2 } });
+    const a = await agent.sessions.create(); // a: event 1
+    const watched = await agent.sessions.create();
+    const reader = agent.sessions.stream(watched.id, { after: 0 })[Symbol.asyncIterator]();
+    expect((await reader.next()).value).toMatchObject({ seq: 1, event: { type: "session.created" } });
+    await agent.sessions.setMode(a.id, "plan"); // a: events 2 and 3 (updated, mode)
+    const c = await agent.sessions.create(); // three logs: the least recently active unread one goes
+    const kept = async (id: string) => {
+      const out: LoggedEvent[] = [];
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 30);
+      for await (const item of agent!.sessions.stream(id, { after: 0, signal: controller.signal })) out.push(item);
+      return out;
+    };
+    expect(await kept(a.id)).toEqual([]);
+    expect((await kept(c.id)).map((e) => e.seq)).toEqual([1]);
+    // The session being read was older, but kept.
+    const more = reader.next();
+    await agent.sessions.setMode(watched.id, "plan");
+    expect((await more).value!.seq).toBe(2);
+    await reader.return?.();
+    // `a` is active again: its numbers go on from 3, so a client's cursor stays valid.
+    await agent.sessions.setMode(a.id, "default");
+    expect((await kept(a.id))[0]!.seq).toBe(4);
+    expect(() => createAgent({ model: mockModel([]), eventLog: { sessions: 1.5 } })).toThrow(TypeError);
+  });
+});
+
 describe("agent.sessions.rejoin", () => {
   it("is undefined for an idle session; mid-run it gives the run from its start, as toUIMessageStream's first client saw it", async () => {
     const agent = setup("Rejoined and complete.", { delayMs: 2 });

@@ -27,6 +27,9 @@ interface LogStreamOptions extends SessionStreamOptions {
 /** Default of {@link EventLogOptions.perSession}. */
 export const DEFAULT_EVENTS_PER_SESSION = 50_000;
 
+/** Default of {@link EventLogOptions.sessions}. */
+export const DEFAULT_LOGGED_SESSIONS = 1_000;
+
 /** How much of each session's events an agent keeps in memory for clients that rejoin. */
 export interface EventLogOptions {
   /**
@@ -34,6 +37,12 @@ export interface EventLogOptions {
    * A client whose cursor is older than the oldest kept event resumes from the oldest kept one.
    */
   perSession?: number;
+  /**
+   * The most sessions whose events are kept; default {@link DEFAULT_LOGGED_SESSIONS}. Past it, the
+   * log of the session that was active least recently, and that no client is streaming, is dropped
+   * (its numbers go on where they were if it becomes active again).
+   */
+  sessions?: number;
 }
 
 interface SessionLog {
@@ -41,6 +50,8 @@ interface SessionLog {
   first: number;
   events: AgentEvent[];
   waiters: Set<() => void>;
+  /** Streams open on this log: it is not dropped while a client reads it. */
+  readers: number;
 }
 
 /**
@@ -51,19 +62,30 @@ interface SessionLog {
  * log, not stored ids.
  */
 export class SessionEventLog {
+  /** The logs, least recently active first. */
   private readonly logs = new Map<string, SessionLog>();
+  /** The last number of each dropped log, so that numbering goes on where it was. */
+  private readonly dropped = new Map<string, number>();
   private readonly limit: number;
+  private readonly maxSessions: number;
+  private lastActive: string | undefined;
   private closed = false;
 
   constructor(options: EventLogOptions = {}) {
-    const limit = options.perSession ?? DEFAULT_EVENTS_PER_SESSION;
-    if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`eventLog.perSession must be a positive integer, got ${limit}.`);
-    this.limit = limit;
+    this.limit = positive(options.perSession ?? DEFAULT_EVENTS_PER_SESSION, "eventLog.perSession");
+    this.maxSessions = positive(options.sessions ?? DEFAULT_LOGGED_SESSIONS, "eventLog.sessions");
   }
 
   /** Logs an event under a session; returns its number. */
   append(sessionID: string, event: AgentEvent): number {
     const log = this.log(sessionID);
+    if (this.lastActive !== sessionID) {
+      // The most recently active session goes last: the first ones are dropped first.
+      this.logs.delete(sessionID);
+      this.logs.set(sessionID, log);
+      this.lastActive = sessionID;
+      if (this.logs.size > this.maxSessions) this.dropOldest(sessionID);
+    }
     log.events.push(event);
     // Trim in batches, so a full log does not shift its array on every event.
     if (log.events.length > this.limit + Math.ceil(this.limit / 8)) {
@@ -99,6 +121,7 @@ export class SessionEventLog {
     let cursor = options.after === "now" ? this.last(sessionID) : (options.after ?? 0);
     if (!Number.isInteger(cursor) || cursor < 0) throw new TypeError(`A stream's cursor is a logged event's number, got ${String(options.after)}.`);
     const log = this.log(sessionID);
+    log.readers++;
     let wake: (() => void) | undefined;
     const onAbort = () => wake?.();
     signal?.addEventListener("abort", onAbort);
@@ -127,6 +150,7 @@ export class SessionEventLog {
         }
       }
     } finally {
+      log.readers--;
       signal?.removeEventListener("abort", onAbort);
       if (wake) log.waiters.delete(wake);
     }
@@ -134,6 +158,7 @@ export class SessionEventLog {
 
   /** Forgets a removed session's events (its open streams end). */
   forget(sessionID: string): void {
+    this.dropped.delete(sessionID);
     const log = this.logs.get(sessionID);
     if (!log) return;
     this.logs.delete(sessionID);
@@ -148,8 +173,21 @@ export class SessionEventLog {
 
   private log(sessionID: string): SessionLog {
     let log = this.logs.get(sessionID);
-    if (!log) this.logs.set(sessionID, (log = { first: 1, events: [], waiters: new Set() }));
+    if (log) return log;
+    log = { first: (this.dropped.get(sessionID) ?? 0) + 1, events: [], waiters: new Set(), readers: 0 };
+    this.dropped.delete(sessionID);
+    this.logs.set(sessionID, log);
     return log;
+  }
+
+  /** Drops the least recently active log no client reads (not `keep`'s). */
+  private dropOldest(keep: string): void {
+    for (const [id, log] of this.logs) {
+      if (id === keep || log.readers > 0) continue;
+      this.logs.delete(id);
+      this.dropped.set(id, log.first + log.events.length - 1);
+      return;
+    }
   }
 }
 
@@ -157,4 +195,9 @@ export class SessionEventLog {
 function readLog(log: SessionLog, after: number): LoggedEvent[] {
   const from = Math.max(0, after + 1 - log.first);
   return log.events.slice(from).map((event, i) => ({ seq: log.first + from + i, event }));
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer, got ${value}.`);
+  return value;
 }
