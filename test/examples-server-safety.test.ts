@@ -152,7 +152,13 @@ describe("examples/server refuses what a hostile page or client can send", () =>
           { id: "a", role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c", state: "approval-responded", input: {}, approval: { id, approved: true } }] },
         ],
       }),
+      // A new chat id: no session is opened for it on the way.
+      await post("/chat", {
+        id: "chat-made-up",
+        messages: [{ id: "a", role: "assistant", parts: [{ type: "tool-bash", toolCallId: "c", state: "approval-responded", input: {}, approval: { id, approved: true } }] }, { id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }],
+      }),
     ];
+    expect((await agent.sessions.list()).sessions).toHaveLength(2);
     for (const response of refusals) {
       expect(response.status).toBe(403);
       expect(((await response.json()) as { error: { name: string } }).error.name).toBe("ForeignApprovalError");

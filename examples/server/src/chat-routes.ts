@@ -64,10 +64,11 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
     }
     return sessionID;
   };
+  /** The session of a chat, if it has one yet. */
+  const knownSessionOf = async (chatID: string): Promise<string | undefined> => ((await agent.sessions.get(chatID)) ? chatID : chats.get(chatID));
   /** The session of a chat that has one. */
   const existingSessionOf = async (chatID: string): Promise<string> => {
-    if (await agent.sessions.get(chatID)) return chatID;
-    const sessionID = chats.get(chatID);
+    const sessionID = await knownSessionOf(chatID);
     if (!sessionID) throw new SessionNotFoundError(chatID);
     return sessionID;
   };
@@ -77,9 +78,10 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
   app.on("POST", ["/chat", "/api/chat"], async (c) => {
     const request = await readBody(c, ChatRequest);
     const messages = request.messages as unknown as UIMessage[];
-    const sessionID = await sessionOf(request.id);
-    const { replied } = await replyToUIApprovals({ permissions: scopedPermissions(agent, sessionID) }, messages);
-    if (replied.length > 0) await afterReply(sessionID);
+    // Answered before anything is made: a new chat has no requests of its own, so any it answers is foreign.
+    const known = await knownSessionOf(request.id);
+    const { replied } = await replyToUIApprovals({ permissions: scopedPermissions(agent, known ?? request.id) }, messages);
+    if (known && replied.length > 0) await afterReply(known);
     const last = messages.at(-1);
     if (request.trigger !== "submit-message" || last?.role !== "user") {
       // Nothing new to answer: the approvals were the message. The run they belong to goes on in
@@ -89,7 +91,7 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
     const text = promptText(last);
     if (text.trim() === "") throw new InvalidInputError("The last message has no text.");
     // The run is the server's: the response only reads it, and a client that leaves stops reading.
-    const run = agent.prompt(sessionID, text);
+    const run = agent.prompt(known ?? (await sessionOf(request.id)), text);
     return createUIMessageStreamResponse({ stream: toUIMessageStream(run) });
   });
 
