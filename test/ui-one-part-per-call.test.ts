@@ -6,6 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createAgent, rejoinRun, toUIMessageStream, type AgentEvent, type LatheUIMessage, type LatheUIMessageChunk } from "@lathe/core";
 import type { Part, ToolPart } from "@lathe/message";
 import { mockModel } from "@lathe/mock";
+import { createDemoWorkspace, DEMO_PROMPT } from "../examples/cli/src/demo.ts";
+import { examplePermissions } from "../examples/shared/permission-rules.ts";
+import { webDemoModel } from "../examples/web/src/web-demo.ts";
 
 // One tool part per call in the UI stream, at every moment, whatever the step framing: the AI SDK's
 // own reader (readUIMessageStream, what useChat runs) is the oracle. A call's later updates — its
@@ -161,6 +164,23 @@ describe("one tool part per call", () => {
     });
     expect(answered.size).toBe(2);
     expect([...partsPerCall(final).values()]).toEqual([1, 1]);
+    await agent.close();
+  });
+
+  it("for the web example's demo turn (reasoning, tests run, a file read and edited), every call approved from the reader", { timeout: 60_000 }, async () => {
+    const agent = createAgent({ model: webDemoModel({ delayMs: 0 }), cwd: createDemoWorkspace(), snapshots: false, ...examplePermissions() });
+    const session = await agent.sessions.create();
+    const run = agent.prompt(session.id, DEMO_PROMPT);
+    const answered = new Set<string>();
+    const final = await readChecked(toUIMessageStream(run), async (message) => {
+      for (const part of message.parts) {
+        if (!("approval" in part) || part.state !== "approval-requested" || answered.has(part.approval.id)) continue;
+        answered.add(part.approval.id);
+        await agent.permissions.reply(part.approval.id, "once");
+      }
+    });
+    expect(answered.size).toBeGreaterThanOrEqual(2);
+    expect([...partsPerCall(final).values()].every((count) => count === 1)).toBe(true);
     await agent.close();
   });
 });
