@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { createAgent, rejoinRun, toUIMessageStream, type AgentEvent, type LatheUIMessage, type LatheUIMessageChunk } from "@lathe/core";
+import { createAgent, rejoinRun, toUIMessageStream, type Agent, type AgentEvent, type LatheUIMessage, type LatheUIMessageChunk, type Run } from "@lathe/core";
 import type { Part, ToolPart } from "@lathe/message";
 import { mockModel } from "@lathe/mock";
 import { createDemoWorkspace, DEMO_PROMPT } from "../examples/cli/src/demo.ts";
@@ -122,6 +122,19 @@ async function readChecked(stream: ReadableStream<LatheUIMessageChunk>, onState?
   return final!;
 }
 
+/** Reads a run's UI stream with the checks of {@link readChecked}, approving each call as the reader shows it waiting. */
+async function approvingEverything(agent: Agent, run: Run) {
+  const answered = new Set<string>();
+  const final = await readChecked(toUIMessageStream(run), async (message) => {
+    for (const part of message.parts) {
+      if (!("approval" in part) || part.state !== "approval-requested" || answered.has(part.approval.id)) continue;
+      answered.add(part.approval.id);
+      await agent.permissions.reply(part.approval.id, "once");
+    }
+  });
+  return { final, answered };
+}
+
 describe("one tool part per call", () => {
   it("for 300 generated turns whose calls finish after later steps began", async () => {
     let interleaved = 0;
@@ -154,14 +167,7 @@ describe("one tool part per call", () => {
     const agent = createAgent({ model, cwd: mkdtempSync(join(tmpdir(), "lathe-onepart-")), snapshots: false, permission: { bash: "ask" } });
     const session = await agent.sessions.create();
     const run = agent.prompt(session.id, "run both");
-    const answered = new Set<string>();
-    const final = await readChecked(toUIMessageStream(run), async (message) => {
-      for (const part of message.parts) {
-        if (!("approval" in part) || part.state !== "approval-requested" || answered.has(part.approval.id)) continue;
-        answered.add(part.approval.id);
-        await agent.permissions.reply(part.approval.id, "once");
-      }
-    });
+    const { final, answered } = await approvingEverything(agent, run);
     expect(answered.size).toBe(2);
     expect([...partsPerCall(final).values()]).toEqual([1, 1]);
     await agent.close();
@@ -171,14 +177,7 @@ describe("one tool part per call", () => {
     const agent = createAgent({ model: webDemoModel({ delayMs: 0 }), cwd: createDemoWorkspace(), snapshots: false, ...examplePermissions() });
     const session = await agent.sessions.create();
     const run = agent.prompt(session.id, DEMO_PROMPT);
-    const answered = new Set<string>();
-    const final = await readChecked(toUIMessageStream(run), async (message) => {
-      for (const part of message.parts) {
-        if (!("approval" in part) || part.state !== "approval-requested" || answered.has(part.approval.id)) continue;
-        answered.add(part.approval.id);
-        await agent.permissions.reply(part.approval.id, "once");
-      }
-    });
+    const { final, answered } = await approvingEverything(agent, run);
     expect(answered.size).toBeGreaterThanOrEqual(2);
     expect([...partsPerCall(final).values()].every((count) => count === 1)).toBe(true);
     await agent.close();
