@@ -132,9 +132,9 @@ describe("examples/server: runs outlive their clients", () => {
   });
 });
 
-describe("examples/server main.ts killed during an approval", () => {
-  it("restarts with the approval still pending; answering it resumes the turn and the tool runs once", { timeout: 90_000 }, async () => {
-    const workspace = mkdtempSync(join(tmpdir(), "lathe-kill-ws-"));
+describe("examples/server main.ts stopped during an approval", () => {
+  it.each(["SIGKILL", "SIGTERM"] as const)("%s: restarts with the approval still pending; answering it resumes the turn and the tool runs once", { timeout: 90_000 }, async (signal) => {
+    const workspace = mkdtempSync(join(tmpdir(), "lathe-stop-ws-"));
     const data = mkdtempSync(join(tmpdir(), "lathe-kill-db-"));
     const llm = await startFakeOpenAI([
       { kind: "sse", chunks: [...textChunks("Running it."), ...toolCallChunks("call_1", "bash", { command: COMMAND, description: "marks a run" }), ...finishChunks("tool_calls")] },
@@ -165,7 +165,7 @@ describe("examples/server main.ts killed during an approval", () => {
     const stream = events(await api(`${first.url}/sessions/${session.id}/prompt`, { method: "POST", body: JSON.stringify({ text: "mark a run" }) }));
     const asked = await until(stream, (e) => e.event === "permission.asked");
     const exited = new Promise((resolve) => first.child.once("exit", resolve));
-    first.child.kill("SIGKILL");
+    first.child.kill(signal);
     await exited;
     await stream.return(undefined).catch(() => undefined);
     expect(existsSync(join(workspace, "ran.txt"))).toBe(false);

@@ -78,15 +78,35 @@ export function startServer(options: StartServerOptions): Promise<RunningServer>
   });
 }
 
-/** On Ctrl+C or SIGTERM: stop serving, close the agent, the queue (in worker mode) and the storage, exit. */
+/**
+ * On Ctrl+C or SIGTERM: stop serving, close the queue (in worker mode), and exit — leaving the turns
+ * that run as they stand. Closing the agent would abort them, and an aborted turn ends: its waiting
+ * approval would be stored as rejected, though nobody rejected it. Left alone, a turn is where a
+ * crash would leave it (its waiting call is on disk, a step in flight is requested again), and the
+ * next start resumes it (see `resumeInterruptedTurns`).
+ */
 export function stopOnSignals(server: RunningServer, agent: Agent, storage: Storage, queue?: TurnQueue): void {
   const stop = async () => {
     await server.close();
-    await agent.close();
     await queue?.close();
-    await storage.close();
+    // An idle agent has nothing to lose: close it and the storage properly.
+    if (!(await hasRunningTurns(agent))) {
+      await agent.close();
+      await storage.close();
+    }
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+}
+
+/** Whether any top-level session runs a turn in this process. */
+async function hasRunningTurns(agent: Agent): Promise<boolean> {
+  let cursor: string | undefined;
+  do {
+    const page = await agent.sessions.list({ rootsOnly: true, ...(cursor ? { cursor } : {}) });
+    if (page.sessions.some((session) => agent.isBusy(session.id))) return true;
+    cursor = page.cursor;
+  } while (cursor);
+  return false;
 }
