@@ -1,4 +1,5 @@
 // Reading server-sent events in the tests of examples/server.
+import { parseJsonEventStream, uiMessageChunkSchema, type UIMessageChunk } from "ai";
 
 /** One server-sent event: its name, its parsed data, and its id when it has one. */
 export interface Sse {
@@ -43,3 +44,29 @@ export async function until(stream: AsyncGenerator<Sse>, match: (event: Sse) => 
   }
 }
 
+
+/** The token the tests give examples/server (`startServer({ token })`). */
+export const TEST_TOKEN = "test-token-of-examples-server";
+
+/**
+ * `fetch` as the examples/server API wants it: the token, and a JSON body type on requests with a
+ * body (POST) — what a well-behaved client sends. Headers given in `init` win.
+ */
+export function api(url: string, init: RequestInit = {}, token = TEST_TOKEN): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+  if (init.method === "POST" && !headers.has("content-type")) headers.set("content-type", "application/json");
+  return fetch(url, { ...init, headers });
+}
+
+/** A UI message stream response (useChat's protocol) as its chunks. */
+export function uiChunks(response: Response): ReadableStream<UIMessageChunk> {
+  return parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }).pipeThrough(
+    new TransformStream({
+      transform(result, controller) {
+        if (!result.success) throw result.error;
+        controller.enqueue(result.value as UIMessageChunk);
+      },
+    }),
+  );
+}
