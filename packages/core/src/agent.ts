@@ -16,6 +16,7 @@ import { offeredTools, type TaskHost } from "./api/subagents.js";
 import { commandRequest } from "./api/command-runner.js";
 import { commandsApi, skillsApi, type CommandsApi, type SkillsApi } from "./api/definitions-api.js";
 import { parseMode } from "./agents/permission-mode.js";
+import { SessionEventLog } from "./session/event-log.js";
 
 // `Agent` composes small parts, each in api/: the runtime the loop shares (agent-runtime.ts), the
 // runs of its sessions (runs.ts), its listeners (listeners.ts), the sessions and permissions APIs,
@@ -42,6 +43,10 @@ export class Agent {
   private readonly states: Map<string, Map<string, unknown>>;
   private readonly ownsStorage: boolean;
   private readonly snapshotEngine: Snapshots | undefined;
+  /** Every session's events, numbered, for clients that rejoin (see `sessions.stream`). */
+  private readonly eventLog: SessionEventLog;
+  /** Per running session, the log number before its run's first event. */
+  private readonly runStarts = new Map<string, number>();
   private closed = false;
 
   /** @internal Use {@link createAgent}. */
@@ -51,6 +56,7 @@ export class Agent {
       throw new InvalidInputError(`maxSteps must be a positive integer, got ${options.maxSteps}.`);
     }
     validateOptions(options);
+    this.eventLog = new SessionEventLog(options.eventLog);
     const built = buildRuntime(options, {
       emit: (event) => this.emit(event),
       offeredTools: (agent, tools) => offeredTools(tasks, agent, tools),
@@ -75,6 +81,12 @@ export class Agent {
       forgetState: (sessionID) => this.states.delete(sessionID),
       snapshots: () => this.requireSnapshots(),
       compact: (sessionID, compactOptions) => this.start(sessionID, { kind: "compact", options: {} }, compactOptions).then((result) => result),
+      eventLog: this.eventLog,
+      activeRun: (sessionID) => {
+        const run = this.runs.get(sessionID);
+        const after = this.runStarts.get(sessionID);
+        return run && after !== undefined ? { after, settled: run.then(() => undefined, () => undefined) } : undefined;
+      },
     });
     this.permissions = createPermissionsApi(this.runtime.permissions);
     this.skills = skillsApi(this.runtime.skills.catalog);
@@ -142,7 +154,13 @@ export class Agent {
   }
 
   private start(sessionID: string, request: TurnRequest | ((signal: AbortSignal) => Promise<TurnRequest>), options: PromptOptions): Run {
-    return this.runs.start(this.runtime, sessionID, request, options, (event) => this.emit(event));
+    this.runStarts.set(sessionID, this.eventLog.last(sessionID));
+    const run = this.runs.start(this.runtime, sessionID, request, options, (event) => this.emit(event));
+    void run.then(
+      () => this.runs.has(sessionID) || this.runStarts.delete(sessionID),
+      () => this.runs.has(sessionID) || this.runStarts.delete(sessionID),
+    );
+    return run;
   }
 
   /** Aborts the session's running prompt, if any. Returns whether one was running. */
@@ -182,6 +200,7 @@ export class Agent {
     if (this.closed) return;
     this.closed = true;
     await this.runs.abortAll("agent closed");
+    this.eventLog.close();
     await this.runtime.titles.close();
     this.listeners.removeAll();
     await Promise.allSettled([this.runtime.options.lsp, ...(this.runtime.options.resources ?? [])].map(async (resource) => resource?.close()));
@@ -194,6 +213,8 @@ export class Agent {
   }
 
   private emit(event: AgentEvent): void {
+    // Logged under the session and every session above it, as runs hear them.
+    for (let id: string | undefined = event.sessionID; id !== undefined; id = this.runs.parents.get(id)) this.eventLog.append(id, event);
     // A subagent's events reach its own run and the runs of every session above it.
     this.runs.deliver(event);
     // Listeners are guarded (see `Listeners`), so one that throws cannot stop the others or the loop.

@@ -11,6 +11,7 @@ import type { ModelFacts, ModelPrice } from "./context/model-facts.js";
 import type { PermissionMode } from "@lathe/permission";
 import type { SkillsOptions } from "./agents/skill-catalog.js";
 import type { CommandsOptions } from "./agents/command-catalog.js";
+import type { EventLogOptions } from "./session/event-log.js";
 
 export type { ApproveFn, HandOffReply, HandedOffReply, PermissionReply, PermissionRequest } from "./agents/approval.js";
 
@@ -163,6 +164,11 @@ export interface AgentOptions {
   leaseTtlMs?: number;
   /** The longest a streamed part waits before it is written to storage, in ms; default 250. */
   flushIntervalMs?: number;
+  /**
+   * How many events per session the agent keeps in memory so that clients can rejoin a run
+   * (`agent.sessions.stream`, `agent.sessions.rejoin`); see {@link EventLogOptions}.
+   */
+  eventLog?: EventLogOptions;
   /** How many read-only tool calls of one step may run at once; default 8. */
   maxParallelTools?: number;
   /**

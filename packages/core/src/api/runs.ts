@@ -17,6 +17,11 @@ export class Runs {
     return this.active.has(sessionID);
   }
 
+  /** The session's running run, if any. */
+  get(sessionID: string): Run | undefined {
+    return this.active.get(sessionID)?.run;
+  }
+
   /**
    * Starts a turn; `emit` reports the `idle` status once the run is gone (when it ever got the
    * session). `request` may be worked out first, inside the run (a command's expansion): the session

@@ -14,6 +14,8 @@ import { parseLimits } from "./option-checks.js";
 import type { PermissionMode } from "@lathe/permission";
 import { parseMode } from "../agents/permission-mode.js";
 import { enterMode } from "../loop/turn-mode.js";
+import type { LoggedEvent, SessionEventLog, SessionStreamOptions } from "../session/event-log.js";
+import { rejoinRun, type RejoinedRun } from "../session/rejoined-run.js";
 
 /** Fields a host may set when creating a session. */
 export interface CreateSessionInput {
@@ -84,6 +86,30 @@ export interface SessionsApi {
    * for an unknown session.
    */
   setMode(sessionID: string, mode: PermissionMode): Promise<Session>;
+  /**
+   * The session's events from the agent's event log: those after `options.after` (a `seq` the
+   * client saw — an SSE `Last-Event-ID`), replayed, then every new one live, each once and in order,
+   * until `options.signal` aborts. Whoever started the run, and whether or not its first client is
+   * still reading: a run belongs to the agent, not to a connection. Subagent sessions' events come
+   * too, as they do to runs. The log lives in memory (see the agent's `eventLog` option); a restart
+   * starts it over, and storage remains the record (`messages`).
+   *
+   * @example
+   * ```ts
+   * let cursor = 0;
+   * for await (const { seq, event } of agent.sessions.stream(id, { after: cursor, signal })) {
+   *   cursor = seq; // reconnect later with { after: cursor }
+   *   send(seq, event);
+   * }
+   * ```
+   */
+  stream(sessionID: string, options?: SessionStreamOptions): AsyncIterable<LoggedEvent>;
+  /**
+   * The session's running turn from its first event, replayed and then live, ending with the run;
+   * undefined when the session runs nothing here. Pass it to `toUIMessageStream` to serve `useChat`'s
+   * `resume` (its reconnect request), or iterate it as a late `Run`'s events.
+   */
+  rejoin(sessionID: string, options?: { signal?: AbortSignal }): RejoinedRun | undefined;
 }
 
 /** What the sessions API needs from the agent that owns it. */
@@ -100,6 +126,10 @@ export interface SessionsHost {
   snapshots(): Snapshots;
   /** Starts an on-demand compaction run of an idle session. */
   compact(sessionID: string, options: { signal?: AbortSignal }): Promise<RunResult>;
+  /** The agent's event log. */
+  readonly eventLog: SessionEventLog;
+  /** The session's running turn: the log number before its first event, and a promise settled when it ends. */
+  activeRun(sessionID: string): { after: number; settled: Promise<unknown> } | undefined;
 }
 
 /** The host's view of its sessions: create, list, remove, revert, diff, fork, compact. */
@@ -141,6 +171,7 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
         await rm(sessionDataDir(rt, sessionID), { recursive: true, force: true });
         host.forgetState(sessionID);
         host.emit({ type: "session.deleted", sessionID, session });
+        host.eventLog.forget(sessionID);
       },
       messages: (sessionID) => rt.storage.listMessages(sessionID),
       revert: async (sessionID, point) => {
@@ -212,6 +243,13 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
         host.assertOpen();
         if (host.isBusy(sessionID)) throw new SessionBusyError(sessionID);
         return host.compact(sessionID, options);
+      },
+      stream: (sessionID, options = {}) => host.eventLog.stream(sessionID, options),
+      rejoin: (sessionID, options = {}) => {
+        const active = host.activeRun(sessionID);
+        if (!active) return undefined;
+        const events = host.eventLog.stream(sessionID, { after: active.after, until: active.settled, ...(options.signal ? { signal: options.signal } : {}) });
+        return rejoinRun(sessionID, events);
       },
       setMode: async (sessionID, mode) => {
         host.assertOpen();

@@ -24,6 +24,8 @@ interface ToolProgress {
   /** The approval answer the client was told of. */
   answered?: string;
   done: boolean;
+  /** The step (counted from 1) whose `start-step` the call's part was made after. */
+  step: number;
 }
 
 /** The chunks of a run's events, for the run's own session and its answer. */
@@ -42,6 +44,16 @@ export class UIChunkTranslator {
   private readonly earlyRequests = new Map<string, string>();
   /** Chunks of events before the answer's `start` (a status, a permission), sent right after it. */
   private beforeStart: LatheUIMessageChunk[] = [];
+  /** Steps begun so far; the client's reader puts a tool chunk in the part of its call found in the last one. */
+  private steps = 0;
+  /**
+   * A new step's chunks, held while a call of an earlier step still waits for its input to be
+   * complete: the AI SDK's reader looks a call's input chunks up in the current step only, so once
+   * the new step began there it would make a second part for the call (a "ghost" card).
+   */
+  private held: LatheUIMessageChunk[] | undefined;
+  /** The latest version of the answer's message (how a rejoined run's stream ends). */
+  answerInfo: AssistantMessage | undefined;
 
   constructor(private readonly sessionID: string) {}
 
@@ -97,6 +109,7 @@ export class UIChunkTranslator {
   finish(info: AssistantMessage | undefined, failure?: string): LatheUIMessageChunk[] {
     const out: LatheUIMessageChunk[] = [];
     if (this.messageID === undefined) out.push({ type: "start", ...(info ? { messageId: info.id } : {}) }, ...this.beforeStart);
+    this.release(out, true);
     this.endOpen(out);
     if (failure !== undefined) out.push({ type: "error", errorText: failure });
     else if (info?.finish === "aborted") out.push({ type: "abort", ...(info.error ? { reason: info.error.message } : {}) });
@@ -107,6 +120,7 @@ export class UIChunkTranslator {
   private answer(message: AssistantMessage, out: LatheUIMessageChunk[]): void {
     if (message.summary) return;
     this.answers.add(message.id);
+    this.answerInfo = message;
     if (this.messageID === undefined) {
       this.messageID = message.id;
       out.unshift({ type: "start", messageId: message.id });
@@ -119,13 +133,25 @@ export class UIChunkTranslator {
   }
 
   private part(part: Part, out: LatheUIMessageChunk[]): void {
+    // A call of an earlier step is brought up to date at once, ahead of a held step.
+    if (part.type === "tool" && this.isEarlierCall(part.callID)) {
+      this.syncTool(part, out);
+      this.release(out);
+      return;
+    }
+    const to = this.held ?? out;
     if (part.type === "step-start") {
-      this.endOpen(out);
+      this.endOpen(to);
       this.step = [];
       this.stepStart = part.id;
       // The client still shows the step-start of a request that failed and was taken back: reuse it.
-      if (this.orphanStepStart) this.orphanStepStart = false;
-      else out.push({ type: "start-step" });
+      if (this.orphanStepStart) {
+        this.orphanStepStart = false;
+        return;
+      }
+      this.steps++;
+      if (!this.held && this.inputPending()) this.held = [];
+      (this.held ?? out).push({ type: "start-step" });
       return;
     }
     if (part.type === "retry") {
@@ -133,14 +159,33 @@ export class UIChunkTranslator {
       return;
     }
     if (part.type === "step-finish") {
-      this.endOpen(out);
-      out.push({ type: "finish-step" });
+      this.endOpen(to);
+      to.push({ type: "finish-step" });
       return;
     }
     const index = this.step.findIndex((p) => p.id === part.id);
     if (index >= 0) this.step[index] = part;
     else this.step.push(part);
-    this.sync(part, out);
+    this.sync(part, to);
+  }
+
+  /** Whether a call's part was made in a step before the current one. */
+  private isEarlierCall(callID: string): boolean {
+    const progress = this.tools.get(callID);
+    return progress !== undefined && progress.step < this.steps;
+  }
+
+  /** Whether a call of an earlier step has started and its input is not complete yet. */
+  private inputPending(): boolean {
+    for (const progress of this.tools.values()) if (progress.step < this.steps && progress.started && !progress.inputSent && !progress.done) return true;
+    return false;
+  }
+
+  /** Sends the held step once no earlier call waits for its input (or, with `all`, in any case). */
+  private release(out: LatheUIMessageChunk[], all = false): void {
+    if (!this.held || (!all && this.inputPending())) return;
+    out.push(...this.held);
+    this.held = undefined;
   }
 
   /** Brings one part up to date on the client. */
@@ -189,7 +234,7 @@ export class UIChunkTranslator {
     const toolCallId = part.callID;
     let progress = this.tools.get(toolCallId);
     if (!progress) {
-      progress = { started: false, rawSent: 0, inputSent: false, done: false };
+      progress = { started: false, rawSent: 0, inputSent: false, done: false, step: this.steps };
       this.tools.set(toolCallId, progress);
       const early = this.earlyRequests.get(toolCallId);
       if (early !== undefined) progress.request = { id: early, sent: false };
@@ -239,7 +284,8 @@ export class UIChunkTranslator {
     }
     if (progress.done || progress.answered === requestID) return;
     progress.request = { id: requestID, sent: progress.inputSent };
-    if (progress.inputSent) out.push({ type: "tool-approval-request", approvalId: requestID, toolCallId: callID });
+    const to = this.held && progress.step === this.steps ? this.held : out;
+    if (progress.inputSent) to.push({ type: "tool-approval-request", approvalId: requestID, toolCallId: callID });
   }
 
   /** A retried request's output was taken back: the client drops the step's parts and gets the survivors again. */
@@ -251,13 +297,14 @@ export class UIChunkTranslator {
     }
     const index = this.step.findIndex((p) => p.id === partID);
     if (index < 0) return;
+    const to = this.held ?? out;
     this.step.splice(index, 1);
-    out.push({ type: "reset-step" });
+    to.push({ type: "reset-step" });
     for (const part of this.step) {
       if (part.type === "tool") this.tools.delete(part.callID);
       else this.texts.delete(part.id);
     }
-    for (const part of this.step) this.sync(part, out);
+    for (const part of this.step) this.sync(part, to);
   }
 
   private endOpen(out: LatheUIMessageChunk[]): void {

@@ -1,5 +1,7 @@
 import type { AgentEvent } from "../events.js";
-import type { Run, RunResult } from "../loop/run.js";
+import type { AssistantMessage } from "@lathe/message";
+import { Run } from "../loop/run.js";
+import type { RejoinedRun } from "../session/rejoined-run.js";
 import { UIChunkTranslator, type LatheUIMessageChunk } from "./ui-chunks.js";
 import { messageMetadata, uiFinishReason } from "./ui-parts.js";
 
@@ -23,6 +25,11 @@ import { messageMetadata, uiFinishReason } from "./ui-parts.js";
  * The stream ends when the run does. Cancelling it (a client that leaves) stops reading, not the
  * run: call `run.abort()` to stop the run.
  *
+ * A client that joins late — `useChat`'s `resume`, a second tab, a reload — gets the same stream
+ * from `toUIMessageStream(agent.sessions.rejoin(sessionID))`: the run's events replayed from its
+ * start, then live. Each tool call is one part at every moment, whatever the step framing: its
+ * input, approval and output chunks all land in the step that started it.
+ *
  * @example
  * ```ts
  * import { readUIMessageStream } from "ai";
@@ -34,7 +41,7 @@ import { messageMetadata, uiFinishReason } from "./ui-parts.js";
  * }
  * ```
  */
-export function toUIMessageStream(run: Run): ReadableStream<LatheUIMessageChunk> {
+export function toUIMessageStream(run: Run | RejoinedRun): ReadableStream<LatheUIMessageChunk> {
   const translator = new UIChunkTranslator(run.sessionID);
   const events = run[Symbol.asyncIterator]();
   return new ReadableStream<LatheUIMessageChunk>(
@@ -52,10 +59,11 @@ export function toUIMessageStream(run: Run): ReadableStream<LatheUIMessageChunk>
             return;
           }
           if (next.done) {
-            const result: RunResult = await run;
-            for (const chunk of translator.finish(result.info)) controller.enqueue(chunk);
-            const finishReason = uiFinishReason(result.info.finish);
-            controller.enqueue({ type: "finish", ...(finishReason ? { finishReason } : {}), messageMetadata: messageMetadata(result.info) });
+            // A run says how it ended; a rejoined run's answer is the last version its events showed.
+            const info: AssistantMessage | undefined = run instanceof Run ? (await run).info : translator.answerInfo;
+            for (const chunk of translator.finish(info)) controller.enqueue(chunk);
+            const finishReason = info ? uiFinishReason(info.finish) : undefined;
+            controller.enqueue({ type: "finish", ...(finishReason ? { finishReason } : {}), ...(info ? { messageMetadata: messageMetadata(info) } : {}) });
             controller.close();
             return;
           }
