@@ -78,11 +78,13 @@ export function isUnreachable(error: unknown): boolean {
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response;
+  // Every POST carries a JSON body, even an empty one: the server refuses any other kind.
+  const json = body ?? (method === "GET" ? undefined : {});
   try {
     response = await fetch(path, {
       method,
-      headers: { ...authHeaders(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: { ...authHeaders(), ...(json === undefined ? {} : { "content-type": "application/json" }) },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
     });
   } catch (error) {
     throw isUnreachable(error) ? new ServerUnreachableError() : error;
