@@ -193,15 +193,19 @@ export function Chat(props: {
         try {
           await reconnect();
           return;
-        } catch {
-          // still down: try again
+        } catch (failure) {
+          if (isUnreachable(failure)) continue; // still down: try again
+          // The server is back but refuses (a new token after a restart): say so, stop trying.
+          clearError();
+          setProblem(describeError(failure));
+          return;
         }
       }
     })();
     return () => {
       cancelled = true;
     };
-  }, [lost, reconnect]);
+  }, [lost, reconnect, clearError]);
 
   // Follow the answer as it streams, unless the reader scrolled up.
   const scroller = useRef<HTMLDivElement>(null);
