@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoWorkspace, DEMO_PROMPT } from "../examples/cli/src/demo.ts";
-import { answerNext, ensureWebBuilt, launchBrowser, shot, waitingCards, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
+import { answerNext, breakDemoBug, ensureWebBuilt, launchBrowser, shot, waitingCards, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
 
 // Runs that outlive their clients, in a real Chromium against examples/server running as a child
 // process on a SQLite file: leaving a session mid-stream or mid-approval, reloading during an
@@ -52,8 +52,7 @@ async function get<T>(path: string): Promise<T> {
 type Stored = { info: { role: string; finish?: string }; parts: { type: string; tool?: string; callID?: string; text?: string; state?: { status: string } }[] };
 const storedMessages = async (sessionID: string) => (await get<{ messages: Stored[] }>(`/sessions/${sessionID}`)).messages;
 const activeSessionID = async (p: Page) => (await p.locator('[data-testid="sessions"] li.active').getAttribute("data-session-id"))!;
-/** Puts the demo's bug back, so the next demo turn has something to fix. */
-const breakMath = () => writeFileSync(join(workspace, "src", "math.js"), readFileSync(join(workspace, "src", "math.js"), "utf8").replace("return a + b;", "return a - b;"));
+const breakMath = () => breakDemoBug(workspace);
 /** How many times the project's tests ran (test.js appends a line per run). */
 const testRuns = () => readFileSync(join(workspace, "runs.log"), "utf8").split("\n").filter(Boolean).length;
 
@@ -90,7 +89,7 @@ describe("examples/web: runs belong to the server", () => {
     // Come back: the run went on without this page and finished whole, not aborted.
     await page.locator(`[data-session-id="${first}"] button`).click();
     await page.getByText("Press Ctrl+C while I am talking to interrupt me.").waitFor({ timeout: 20_000 });
-    await expect.poll(async () => (await storedMessages(first)).at(-1)!.info.finish).toBe("stop");
+    await expect.poll(async () => (await storedMessages(first)).at(-1)!.info.finish, { timeout: 10_000 }).toBe("stop");
 
     // Now leave while a call waits for approval: the list says the other session waits for you.
     await page.getByTestId("prompt").fill(DEMO_PROMPT);
@@ -119,7 +118,7 @@ describe("examples/web: runs belong to the server", () => {
     expect(await answerNext(page)).toBe("edit");
     expect(await answerNext(page)).toBe("bash");
     await page.getByText("All three tests pass now").waitFor({ timeout: 20_000 });
-    await expect.poll(async () => (await storedMessages(sessionID)).at(-1)!.info.finish).toBe("stop");
+    await expect.poll(async () => (await storedMessages(sessionID)).at(-1)!.info.finish, { timeout: 10_000 }).toBe("stop");
     expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a + b;");
     expect(await w.ghosts()).toEqual([]);
   }, 60_000);

@@ -2,7 +2,7 @@
 // playwright-core), pages that record what must never happen (an uncaught error, an unhandled
 // rejection, two cards for one tool call), and the screenshots shown in docs/web.md.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,3 +99,9 @@ export async function answerNext(page: Page, button: "approve" | "approve-always
 /** Whether the page scrolls sideways (its content is wider than the window). */
 export const overflowsSideways = (page: Page) =>
   page.evaluate("document.documentElement.scrollWidth > window.innerWidth || document.body.scrollWidth > window.innerWidth") as Promise<boolean>;
+
+/** Puts the demo project's bug back, so the next demo turn has something to fix (its edit applies). */
+export function breakDemoBug(workspace: string): void {
+  const file = join(workspace, "src", "math.js");
+  writeFileSync(file, readFileSync(file, "utf8").replace("return a + b;", "return a - b;"));
+}

@@ -25,6 +25,10 @@ const RECONNECT_EVERY_MS = 1000;
 const waitsForApproval = (message: LatheUIMessage | undefined) =>
   message?.role === "assistant" && message.parts.some((part) => part.type.startsWith("tool-") && "state" in part && part.state === "approval-requested");
 
+/** Whether an answer's last call was rejected by a person (a plain reject stops the turn). */
+const endedByRejection = (message: LatheUIMessage) =>
+  message.parts.some((part) => "state" in part && part.type.startsWith("tool-") && (part.state === "output-denied" || (part.state === "approval-responded" && part.approval.approved === false)));
+
 /**
  * One session's conversation: useChat on examples/server's `/chat` route. The run belongs to the
  * server: leaving this chat (another session, a reload, a closed tab) only closes the connection,
@@ -63,8 +67,11 @@ export function Chat(props: {
       const request = part.data as Permission;
       setPermissions((known) => ({ ...known, [request.id]: request }));
     },
-    onFinish: ({ isDisconnect, isError }) => {
-      if (isDisconnect || isError) return;
+    onFinish: ({ message, isDisconnect, isError }) => {
+      if (isDisconnect) return;
+      // A plain "Reject" ends the turn on purpose: the error that closes the stream is no failure.
+      if (isError && !endedByRejection(message)) return;
+      if (isError) clearError();
       // The stored history gives the messages their Lathe ids (revert needs them).
       void reload();
       props.onChanged();

@@ -34,7 +34,8 @@ export function MessageView(props: {
         return null;
       })}
       {message.role === "assistant" && message.metadata?.finish === "aborted" && <div className="stopped">Stopped.</div>}
-      {error && message.metadata?.finish !== "aborted" && (
+      {error?.name === "RejectedError" && <div className="stopped">Stopped: a call was rejected.</div>}
+      {error && error.name !== "RejectedError" && message.metadata?.finish !== "aborted" && (
         <div className="message-error" role="alert">
           The answer failed: {error.message}
         </div>
