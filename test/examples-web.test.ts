@@ -219,7 +219,7 @@ describe("examples/web in Chromium", () => {
     expect(w.errors).toEqual([]);
   }, 90_000);
 
-  it("at 390 px: the sessions in a drawer, no sideways scrolling, Send in reach, whole approval buttons", async () => {
+  it("at 390 px (and 360): the sessions in a drawer, no sideways scrolling, Send in reach, whole approval buttons", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = (await watchedPage(phone)).page;
     try {
@@ -255,6 +255,11 @@ describe("examples/web in Chromium", () => {
       await card.getByTestId("reject").tap();
       await p.getByText("Stopped: a call was rejected.").waitFor({ timeout: 20_000 });
       expect(await overflowsSideways(p)).toBe(false);
+      // Down to 360 px: still nothing wider than the window, Send still whole on screen.
+      await p.setViewportSize({ width: 360, height: 740 });
+      expect(await overflowsSideways(p)).toBe(false);
+      const narrow = (await p.getByTestId("send").boundingBox())!;
+      expect(narrow.x + narrow.width).toBeLessThanOrEqual(360);
     } finally {
       await phone.close();
     }

@@ -80,6 +80,10 @@ export function Chat(props: {
   const busy = status === "submitted" || status === "streaming";
   const attached = useRef(busy);
   attached.current = busy;
+  // The answer started: the list has news (the session's title from its prompt, "working").
+  useEffect(() => {
+    if (status === "streaming") props.onChanged();
+  }, [status, props.onChanged]);
 
   /** The stored history (and the requests still waiting) in place of what this page holds. */
   const reload = useCallback(async () => {
