@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, toUIMessages, type Agent, type LatheUIMessage } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
+import { api, TEST_TOKEN } from "./sse.ts";
 
 // examples/server's chat route speaks useChat's default transport: the body DefaultChatTransport
 // posts, and an SSE UI message stream back with the protocol's header.
@@ -26,7 +27,7 @@ async function start(model = mockModel([{ text: "Writing.", toolCalls: [{ name: 
     snapshots: false,
     agents: { build: { permission: { edit: "ask" } } },
   });
-  server = await startServer({ agent, port: 0 });
+  server = await startServer({ agent, port: 0, token: TEST_TOKEN });
   return { agent, url: server.url };
 }
 
@@ -47,7 +48,7 @@ describe("examples/server POST /chat", () => {
   it("answers useChat's request with a UI message stream; approvals posted while it streams let the call run", async () => {
     const { agent, url } = await start();
     const session = await agent.sessions.create();
-    const response = await fetch(`${url}/chat`, {
+    const response = await api(`${url}/chat`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ id: session.id, messages: [userMessage("write n.txt")], trigger: "submit-message", messageId: undefined }),
@@ -63,9 +64,9 @@ describe("examples/server POST /chat", () => {
       if (waiting && !answered) {
         answered = true;
         // The pending request is listed in the history route too.
-        const history = (await (await fetch(`${url}/chat/${session.id}/messages`)).json()) as LatheUIMessage[];
+        const history = (await (await api(`${url}/chat/${session.id}/messages`)).json()) as LatheUIMessage[];
         expect(JSON.stringify(history.at(-1))).toContain(waiting.approval.id);
-        const reply = await fetch(`${url}/chat/${session.id}/approvals`, {
+        const reply = await api(`${url}/chat/${session.id}/approvals`, {
           method: "POST",
           body: JSON.stringify({ approvals: [{ id: waiting.approval.id, approved: true }] }),
         });
@@ -76,13 +77,13 @@ describe("examples/server POST /chat", () => {
     expect(final!.parts.some((p) => p.type === "text" && p.text === "Done writing.")).toBe(true);
     expect(final).toEqual(toUIMessages(await agent.sessions.messages(session.id)).at(-1));
     // The old SSE API still works beside it.
-    expect((await fetch(`${url}/sessions/${session.id}/permissions`)).status).toBe(200);
+    expect((await api(`${url}/sessions/${session.id}/permissions`)).status).toBe(200);
   });
 
   it("opens a session for a chat id useChat made up, at DefaultChatTransport's default /api/chat too", async () => {
     const { agent, url } = await start();
     const ask = async (text: string) => {
-      const response = await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ id: "chat-abc", messages: [userMessage(text)], trigger: "submit-message" }) });
+      const response = await api(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ id: "chat-abc", messages: [userMessage(text)], trigger: "submit-message" }) });
       expect(response.status).toBe(200);
       for await (const chunk of chunks(response)) if (chunk.type === "tool-approval-request") await agent.permissions.reply(chunk.approvalId, "reject");
     };
@@ -94,11 +95,11 @@ describe("examples/server POST /chat", () => {
     expect((await agent.sessions.messages(sessions[0]!.id)).filter((m) => m.info.role === "user")).toHaveLength(2);
   });
 
-  it("stops the run when the client stops reading (useChat's stop())", async () => {
-    const { agent, url } = await start(mockModel([{ text: "word ".repeat(2_000) }], { chunkSize: 5, delayMs: 2 }));
+  it("a client that stops reading leaves the run going; only POST /sessions/:id/abort stops it", async () => {
+    const { agent, url } = await start(mockModel([{ text: "word ".repeat(400) }], { chunkSize: 5, delayMs: 5 }));
     const session = await agent.sessions.create();
     const controller = new AbortController();
-    const response = await fetch(`${url}/chat`, {
+    const response = await api(`${url}/chat`, {
       method: "POST",
       body: JSON.stringify({ id: session.id, messages: [userMessage("talk")] }),
       signal: controller.signal,
@@ -106,6 +107,11 @@ describe("examples/server POST /chat", () => {
     const reader = chunks(response).getReader();
     while ((await reader.read()).value?.type !== "text-delta");
     controller.abort();
+    // The run outlives its client…
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(agent.isBusy(session.id)).toBe(true);
+    // …until a person stops it.
+    expect(await (await api(`${url}/sessions/${session.id}/abort`, { method: "POST" })).json()).toEqual({ aborted: true });
     await expect.poll(() => agent.isBusy(session.id), { timeout: 10_000 }).toBe(false);
     const last = (await agent.sessions.messages(session.id)).at(-1)!;
     expect(last.info).toMatchObject({ role: "assistant", finish: "aborted" });
@@ -113,9 +119,9 @@ describe("examples/server POST /chat", () => {
 
   it("refuses bad bodies and unknown sessions, and answers approvals sent as messages", async () => {
     const { agent, url } = await start();
-    const post = (body: unknown) => fetch(`${url}/chat`, { method: "POST", body: JSON.stringify(body) });
+    const post = (body: unknown) => api(`${url}/chat`, { method: "POST", body: JSON.stringify(body) });
     expect((await post({ messages: [] })).status).toBe(400);
-    expect((await fetch(`${url}/chat/ses_nope/messages`)).status).toBe(404);
+    expect((await api(`${url}/chat/ses_nope/messages`)).status).toBe(404);
     const session = await agent.sessions.create();
     expect((await post({ id: session.id, messages: [{ id: "u", role: "user", parts: [] }] })).status).toBe(400);
     // Approval responses of an earlier answer, sent the way useChat's sendAutomaticallyWhen does:

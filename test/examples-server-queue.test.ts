@@ -4,7 +4,7 @@ import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/st
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
 import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
-import { events, until, type Sse } from "./sse.ts";
+import { api, events, TEST_TOKEN, until, type Sse } from "./sse.ts";
 
 // examples/server in worker mode: two HTTP servers and a worker over one PostgreSQL; the API and
 // the SSE stream are those of the single process.
@@ -27,7 +27,7 @@ describe("examples/server worker mode", () => {
       const agent = createAgent({ model: scriptedModel(), storage, tools: [deployTool], handOffReply: queue.handOffReply });
       queues.push(queue);
       storages.push(storage);
-      http.push(await startServer({ agent, queue, port: 0 }));
+      http.push(await startServer({ agent, queue, port: 0, token: TEST_TOKEN }));
     }
   });
   afterAll(async () => {
@@ -40,12 +40,12 @@ describe("examples/server worker mode", () => {
 
   // Response bodies, loosely typed for assertions.
   const json = async (response: Response | Promise<Response>): Promise<any> => (await response).json();
-  const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const post = (url: string, body: unknown) => api(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
   it("a prompt sent to one HTTP process runs on a worker; its events stream from another process, resumable by Last-Event-ID", async () => {
     const [a, b] = http as [RunningServer, RunningServer];
     const session = await json(post(`${a.url}/sessions`, {}));
-    const watch = events(await fetch(`${b.url}/sessions/${session.id}/events`));
+    const watch = events(await api(`${b.url}/sessions/${session.id}/events`));
     await until(watch, (e) => e.event === "ready");
     const stream = events(await post(`${a.url}/sessions/${session.id}/prompt`, { text: "hello there" }));
     const received: Sse[] = [];
@@ -56,7 +56,7 @@ describe("examples/server worker mode", () => {
     const idle = await until(watch, (e) => e.event === "session.status" && e.data.status.type === "idle");
     expect(idle.id).toBe(received.at(-2)!.id);
     // A client reconnecting after event 3 gets the rest.
-    const again = events(await fetch(`${b.url}/sessions/${session.id}/events`, { headers: { "Last-Event-ID": "3" } }));
+    const again = events(await api(`${b.url}/sessions/${session.id}/events`, { headers: { "Last-Event-ID": "3" } }));
     await until(again, (e) => e.event === "ready");
     const next = await until(again, () => true);
     expect(next.id).toBe("4");
@@ -69,10 +69,10 @@ describe("examples/server worker mode", () => {
     const session = await json(post(`${a.url}/sessions`, {}));
     const stream = events(await post(`${a.url}/sessions/${session.id}/prompt`, { text: "ask: prod/api" }));
     const waiting = await until(stream, (e) => e.event === "waiting");
-    const [request] = await json(fetch(`${b.url}/sessions/${session.id}/permissions`));
+    const [request] = await json(api(`${b.url}/sessions/${session.id}/permissions`));
     expect(request.id).toBe(waiting.data.requestID);
-    expect((await post(`${b.url}/permissions/${request.id}`, { reply: "once" })).status).toBe(204);
-    const watch = events(await fetch(`${a.url}/sessions/${session.id}/events?after=0`));
+    expect((await post(`${b.url}/sessions/${session.id}/permissions/${request.id}`, { reply: "once" })).status).toBe(204);
+    const watch = events(await api(`${a.url}/sessions/${session.id}/events?after=0`));
     await until(watch, (e) => e.event === "message.updated" && e.data.message.role === "assistant" && e.data.message.time.completed !== undefined && e.data.message.finish === "stop");
     await watch.return(undefined);
   });

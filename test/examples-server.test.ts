@@ -8,7 +8,7 @@ import { PostgresStorage, startTestPostgres } from "@lathe/storage-postgres";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startServer } from "../examples/server/src/server.ts";
 import { storageFromEnv } from "../examples/server/src/storage-from-env.ts";
-import { events, until, type Sse } from "./sse.ts";
+import { api, events, TEST_TOKEN, until, type Sse } from "./sse.ts";
 
 // examples/server over real HTTP, offline: the model is a scripted mock injected into the agent the
 // app serves.
@@ -52,9 +52,9 @@ async function start(script: MockTurnInput[], storage: Storage, options: { delay
     cwd: workspace,
     dataDir,
     storage,
-    agents: { build: { permission: { bash: "ask" } } },
+    permission: { bash: "ask" },
   });
-  const server = await startServer({ agent, port: 0, hostname: "127.0.0.1" });
+  const server = await startServer({ agent, port: 0, hostname: "127.0.0.1", token: TEST_TOKEN });
   const running = {
     url: server.url,
     agent,
@@ -80,7 +80,7 @@ const json = (method: string, body?: unknown): RequestInit => ({
 });
 
 async function createSession(url: string, title = "t") {
-  const response = await fetch(`${url}/sessions`, json("POST", { title }));
+  const response = await api(`${url}/sessions`, json("POST", { title }));
   expect(response.status).toBe(201);
   return (await read(response)) as { id: string; title: string };
 }
@@ -90,7 +90,7 @@ describe("examples/server", () => {
     const { url } = await start([{ text: "Hello over HTTP, streamed in chunks." }], sqlite());
     const session = await createSession(url, "first");
     expect(session.title).toBe("first");
-    const response = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "hi" }));
+    const response = await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "hi" }));
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const seen: Sse[] = [];
     for await (const event of events(response)) seen.push(event);
@@ -101,9 +101,9 @@ describe("examples/server", () => {
     expect(done.event).toBe("done");
     expect(done.data.info).toMatchObject({ role: "assistant", finish: "stop" });
 
-    const listed = await read(fetch(`${url}/sessions`));
+    const listed = await read(api(`${url}/sessions`));
     expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(session.id);
-    const detail = await read(fetch(`${url}/sessions/${session.id}`));
+    const detail = await read(api(`${url}/sessions/${session.id}`));
     expect(detail.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
     expect(detail.busy).toBe(false);
   });
@@ -114,19 +114,19 @@ describe("examples/server", () => {
       sqlite(),
     );
     const session = await createSession(url);
-    const watcher = await fetch(`${url}/sessions/${session.id}/events`);
+    const watcher = await api(`${url}/sessions/${session.id}/events`);
     const live = events(watcher);
     expect((await live.next()).value?.event).toBe("ready");
 
-    const response = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "run it" }));
+    const response = await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "run it" }));
     const stream = events(response);
     const asked = await until(stream, (event) => event.event === "permission.asked");
     expect(asked.data.request).toMatchObject({ permission: "bash", patterns: ["echo approved-from-elsewhere"] });
 
     // Another client sees the request, and answers it.
-    const pending = await read(fetch(`${url}/sessions/${session.id}/permissions`));
+    const pending = await read(api(`${url}/sessions/${session.id}/permissions`));
     expect(pending.map((r: { id: string }) => r.id)).toEqual([asked!.data.request.id]);
-    expect((await fetch(`${url}/permissions/${asked!.data.request.id}`, json("POST", { reply: "once" }))).status).toBe(204);
+    expect((await api(`${url}/sessions/${session.id}/permissions/${asked!.data.request.id}`, json("POST", { reply: "once" }))).status).toBe(204);
 
     const after = await rest(stream);
     const tool = after.filter((e) => e.event === "message.part.updated" && e.data.part.type === "tool").at(-1)!;
@@ -134,7 +134,7 @@ describe("examples/server", () => {
     expect(tool.data.part.state.output).toContain("approved-from-elsewhere");
     expect(after.some((e) => e.event === "permission.replied" && e.data.reply === "once")).toBe(true);
     expect(after.at(-1)!.event).toBe("done");
-    expect(await read(fetch(`${url}/sessions/${session.id}/permissions`))).toEqual([]);
+    expect(await read(api(`${url}/sessions/${session.id}/permissions`))).toEqual([]);
 
     // The session's live stream saw the same run.
     const followed: string[] = [];
@@ -148,8 +148,8 @@ describe("examples/server", () => {
     await live.return(undefined);
 
     // Unknown requests and bad answers are refused.
-    expect((await fetch(`${url}/permissions/per_unknown`, json("POST", { reply: "once" }))).status).toBe(404);
-    expect((await fetch(`${url}/permissions/per_unknown`, json("POST", { reply: "maybe" }))).status).toBe(400);
+    expect((await api(`${url}/sessions/${session.id}/permissions/per_unknown`, json("POST", { reply: "once" }))).status).toBe(404);
+    expect((await api(`${url}/sessions/${session.id}/permissions/per_unknown`, json("POST", { reply: "maybe" }))).status).toBe(400);
   });
 
   it("rejects with feedback from a separate request, and the model reads it", async () => {
@@ -158,9 +158,9 @@ describe("examples/server", () => {
       sqlite(),
     );
     const session = await createSession(url);
-    const stream = events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "clean" })));
+    const stream = events(await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "clean" })));
     const asked = await until(stream, (event) => event.event === "permission.asked");
-    await fetch(`${url}/permissions/${asked.data.request.id}`, json("POST", { reply: { reject: "keep the build folder" } }));
+    await api(`${url}/sessions/${session.id}/permissions/${asked.data.request.id}`, json("POST", { reply: { reject: "keep the build folder" } }));
     const after = await rest(stream);
     expect(after.at(-1)!.data.parts.filter((p: { type: string }) => p.type === "text").at(-1).text).toBe("Got it: keeping it");
   });
@@ -168,16 +168,16 @@ describe("examples/server", () => {
   it("aborts a running prompt from another request", async () => {
     const { url } = await start([{ text: "word ".repeat(400) }], sqlite(), { delayMs: 20 });
     const session = await createSession(url);
-    const stream = events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "talk" })));
+    const stream = events(await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "talk" })));
     await stream.next();
-    const busy = await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "again" }));
+    const busy = await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "again" }));
     expect(busy.status).toBe(409);
     expect((await read(busy)).error.name).toBe("SessionBusyError");
-    expect(await read(fetch(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: true });
+    expect(await read(api(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: true });
     const done = (await rest(stream)).at(-1)!;
     expect(done.event).toBe("done");
     expect(done.data.info.finish).toBe("aborted");
-    expect(await read(fetch(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: false });
+    expect(await read(api(`${url}/sessions/${session.id}/abort`, json("POST")))).toEqual({ aborted: false });
   });
 
   it("forks a session, and reverts and unreverts a turn's file changes", async () => {
@@ -191,43 +191,43 @@ describe("examples/server", () => {
       sqlite(),
     );
     const session = await createSession(url);
-    for await (const _ of events(await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "rewrite notes" })))) void _;
+    for await (const _ of events(await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "rewrite notes" })))) void _;
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("rewritten\n");
-    const { messages } = await read(fetch(`${url}/sessions/${session.id}`));
+    const { messages } = await read(api(`${url}/sessions/${session.id}`));
     const userMessage = messages[0].info.id;
 
-    const diff = await read(fetch(`${url}/sessions/${session.id}/diff`));
+    const diff = await read(api(`${url}/sessions/${session.id}/diff`));
     expect(JSON.stringify(diff)).toContain("notes.txt");
 
-    const forkResponse = await fetch(`${url}/sessions/${session.id}/fork`, json("POST", {}));
+    const forkResponse = await api(`${url}/sessions/${session.id}/fork`, json("POST", {}));
     expect(forkResponse.status).toBe(201);
     const fork = await read(forkResponse);
     expect(fork.parentID).toBe(session.id);
-    const forked = await read(fetch(`${url}/sessions/${fork.id}`));
+    const forked = await read(api(`${url}/sessions/${fork.id}`));
     expect(forked.messages).toHaveLength(2);
 
-    const reverted = await fetch(`${url}/sessions/${session.id}/revert`, json("POST", { messageID: userMessage }));
+    const reverted = await api(`${url}/sessions/${session.id}/revert`, json("POST", { messageID: userMessage }));
     expect(reverted.status).toBe(200);
     expect((await read(reverted)).revert.messageID).toBe(userMessage);
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("original\n");
-    const unreverted = await fetch(`${url}/sessions/${session.id}/unrevert`, json("POST"));
+    const unreverted = await api(`${url}/sessions/${session.id}/unrevert`, json("POST"));
     expect(unreverted.status).toBe(200);
     expect(readFileSync(join(workspace, "notes.txt"), "utf8")).toBe("rewritten\n");
   });
 
   it("answers unknown sessions with 404 and bad bodies with 400, and deletes sessions", async () => {
     const { url } = await start([], sqlite());
-    const missing = await fetch(`${url}/sessions/ses_missing/prompt`, json("POST", { text: "hi" }));
+    const missing = await api(`${url}/sessions/ses_missing/prompt`, json("POST", { text: "hi" }));
     expect(missing.status).toBe(404);
     expect((await read(missing)).error.name).toBe("SessionNotFoundError");
-    expect((await fetch(`${url}/sessions/ses_missing`)).status).toBe(404);
+    expect((await api(`${url}/sessions/ses_missing`)).status).toBe(404);
     const session = await createSession(url);
-    expect((await fetch(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "" }))).status).toBe(400);
-    expect((await fetch(`${url}/sessions/${session.id}/prompt`, { method: "POST", body: "{oops" })).status).toBe(400);
-    expect((await fetch(`${url}/sessions/${session.id}/revert`, json("POST", {}))).status).toBe(400);
-    expect((await fetch(`${url}/sessions?limit=-1`)).status).toBe(400);
-    expect((await fetch(`${url}/sessions/${session.id}`, { method: "DELETE" })).status).toBe(204);
-    expect((await fetch(`${url}/sessions/${session.id}`)).status).toBe(404);
+    expect((await api(`${url}/sessions/${session.id}/prompt`, json("POST", { text: "" }))).status).toBe(400);
+    expect((await api(`${url}/sessions/${session.id}/prompt`, { method: "POST", body: "{oops", headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await api(`${url}/sessions/${session.id}/revert`, json("POST", {}))).status).toBe(400);
+    expect((await api(`${url}/sessions?limit=-1`)).status).toBe(400);
+    expect((await api(`${url}/sessions/${session.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(`${url}/sessions/${session.id}`)).status).toBe(404);
   });
 });
 
@@ -253,14 +253,14 @@ describe("examples/server storage", () => {
     const a = await start([{ text: "Answered by worker A." }], first.storage);
     const b = await start([{ text: "Answered by worker B." }], second.storage);
     const session = await createSession(a.url, "shared");
-    for await (const _ of events(await fetch(`${a.url}/sessions/${session.id}/prompt`, json("POST", { text: "one" })))) void _;
-    const seen = await read(fetch(`${b.url}/sessions/${session.id}`));
+    for await (const _ of events(await api(`${a.url}/sessions/${session.id}/prompt`, json("POST", { text: "one" })))) void _;
+    const seen = await read(api(`${b.url}/sessions/${session.id}`));
     expect(seen.session.title).toBe("shared");
     expect(seen.messages.map((m: { info: { role: string } }) => m.info.role)).toEqual(["user", "assistant"]);
     const last: Sse[] = [];
-    for await (const event of events(await fetch(`${b.url}/sessions/${session.id}/prompt`, json("POST", { text: "two" })))) last.push(event);
+    for await (const event of events(await api(`${b.url}/sessions/${session.id}/prompt`, json("POST", { text: "two" })))) last.push(event);
     expect(last.at(-1)!.data.parts.find((p: { type: string }) => p.type === "text").text).toBe("Answered by worker B.");
-    const again = await read(fetch(`${a.url}/sessions/${session.id}`));
+    const again = await read(api(`${a.url}/sessions/${session.id}`));
     expect(again.messages).toHaveLength(4);
     expect(existsSync(join(dataDir, "unused.db"))).toBe(false);
   });
@@ -269,7 +269,7 @@ describe("examples/server storage", () => {
 describe("examples/server main.ts", () => {
   it("starts from the environment (offline demo model, SQLite) and serves requests until SIGTERM", { timeout: 60_000 }, async () => {
     const { spawn } = await import("node:child_process");
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", LATHE_DB: join(dataDir, "main.db"), LATHE_WORKSPACE: workspace };
+    const env: NodeJS.ProcessEnv = { ...process.env, LATHE_TOKEN: TEST_TOKEN, PORT: "0", LATHE_DB: join(dataDir, "main.db"), LATHE_WORKSPACE: workspace };
     for (const key of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "LATHE_BASE_URL", "DATABASE_URL"]) delete env[key];
     const child = spawn(process.execPath, [join(import.meta.dirname, "..", "examples", "server", "src", "main.ts")], { env, stdio: ["ignore", "pipe", "pipe"] });
     cleanups.push(() => void child.kill("SIGKILL"));
@@ -283,9 +283,9 @@ describe("examples/server main.ts", () => {
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
       child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
     });
-    expect(await read(fetch(`${url}/health`))).toEqual({ ok: true });
+    expect(await read(api(`${url}/health`))).toEqual({ ok: true });
     const session = await createSession(url, "from main");
-    expect((await read(fetch(`${url}/sessions/${session.id}`))).session.directory).toBe(workspace);
+    expect((await read(api(`${url}/sessions/${session.id}`))).session.directory).toBe(workspace);
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

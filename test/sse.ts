@@ -43,3 +43,17 @@ export async function until(stream: AsyncGenerator<Sse>, match: (event: Sse) => 
   }
 }
 
+
+/** The token the tests give examples/server (`startServer({ token })`). */
+export const TEST_TOKEN = "test-token-of-examples-server";
+
+/**
+ * `fetch` as the examples/server API wants it: the token, and a JSON body type on requests with a
+ * body (POST) — what a well-behaved client sends. Headers given in `init` win.
+ */
+export function api(url: string, init: RequestInit = {}, token = TEST_TOKEN): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
+  if (init.method === "POST" && !headers.has("content-type")) headers.set("content-type", "application/json");
+  return fetch(url, { ...init, headers });
+}

@@ -18,6 +18,7 @@ import { createDemoWorkspace, DEMO_PROMPT, demoModel } from "./demo.ts";
 import { Interrupts } from "./interrupts.ts";
 import { modelFromEnv } from "./model-from-env.ts";
 import { TurnView } from "./turn-view.ts";
+import { examplePermissions } from "../../shared/permission-rules.ts";
 
 const USAGE = `Usage: lathe-cli [options]
 
@@ -117,16 +118,9 @@ agent = createAgent({
   cwd,
   storage,
   approve: args.yes ? async () => "once" : approve,
-  // Edits and commands ask before they run (read-only commands do not); plan and explore keep their
-  // own, stricter rules because these are given for the build agent only.
-  agents: {
-    build: {
-      permission: {
-        edit: "ask",
-        bash: { "*": "ask", "ls*": "allow", "pwd": "allow", "cat *": "allow", "git status*": "allow", "git diff*": "allow", "git log*": "allow" },
-      },
-    },
-  },
+  // Edits and commands ask before they run (read-only commands do not), for every agent: the same
+  // rules as the server and web examples.
+  ...examplePermissions(),
 });
 const session = resumed ?? (await agent.sessions.create({ title: demo ? "Lathe demo" : `lathe-cli in ${cwd}` }));
 

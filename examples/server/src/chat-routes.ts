@@ -1,11 +1,16 @@
 // The AI SDK's chat protocol on top of Lathe sessions: `useChat`'s default transport posts
 // `{ id, messages, trigger, messageId }` and reads a UI message stream (server-sent events with the
-// `x-vercel-ai-ui-message-stream: v1` header). The chat id is the Lathe session id (or opens one).
+// `x-vercel-ai-ui-message-stream: v1` header); with `resume: true` it asks GET /chat/:id/stream for
+// the run in progress. The chat id is the Lathe session id (or opens one). A client that leaves
+// stops reading, never the run: POST /sessions/:id/abort stops it.
 import type { Hono } from "hono";
 import { createUIMessageStreamResponse, type UIMessage } from "ai";
 import { z } from "zod";
-import { InvalidInputError, SessionNotFoundError, replyToUIApprovals, toUIMessageStream, toUIMessages, type Agent } from "@lathe/core";
+import { InvalidInputError, NotFoundError, SessionNotFoundError, replyToUIApprovals, toUIMessageStream, toUIMessages, type Agent } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
 import { readBody } from "./body.ts";
+import { ownRequests, scopedPermissions } from "./approval-scope.ts";
+import { rejoinQueuedRun } from "./queue-routes.ts";
 
 const ChatRequest = z.object({
   id: z.string().min(1),
@@ -14,9 +19,27 @@ const ChatRequest = z.object({
   messageId: z.string().optional(),
 });
 
-const Approvals = z.object({
-  approvals: z.array(z.object({ id: z.string(), approved: z.boolean(), reason: z.string().optional() })),
+const Approvals = z.strictObject({
+  approvals: z.array(
+    z.strictObject({
+      id: z.string(),
+      approved: z.boolean(),
+      /** With a rejection: feedback the model reads. */
+      reason: z.string().min(1).optional(),
+      /** With an approval: allow it for the rest of the session (the request's `always` patterns). */
+      always: z.boolean().optional(),
+    }),
+  ),
 });
+
+/** What the chat routes need besides the agent. */
+export interface ChatRoutesOptions {
+  agent: Agent;
+  /** Called after approvals of a session were answered (a turn left by a restart is resumed). */
+  afterReply: (sessionID: string) => Promise<void>;
+  /** Worker mode: runs are rejoined from the queue's event log. */
+  queue?: TurnQueue;
+}
 
 /** The text a user typed in a UI message. */
 function promptText(message: UIMessage): string {
@@ -25,17 +48,18 @@ function promptText(message: UIMessage): string {
 
 /**
  * Adds the chat routes: `POST /chat` (also at `/api/chat`, `DefaultChatTransport`'s default),
- * `GET /chat/:id/messages`, `POST /chat/:id/approvals`.
+ * `GET /chat/:id/stream`, `GET /chat/:id/messages`, `POST /chat/:id/approvals`.
  */
-export function addChatRoutes(app: Hono, agent: Agent): void {
+export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoutesOptions): void {
   // useChat makes up an id for a new chat: the first message to it opens a session, remembered
   // here (and in the session's metadata) for the chat's next messages.
   const chats = new Map<string, string>();
-  const sessionOf = async (chatID: string, title: string): Promise<string> => {
+  const sessionOf = async (chatID: string): Promise<string> => {
     if (await agent.sessions.get(chatID)) return chatID;
     let sessionID = chats.get(chatID);
     if (!sessionID) {
-      sessionID = (await agent.sessions.create({ title: title.slice(0, 80), metadata: { chatID } })).id;
+      // No title: the title generator names it from the first prompt.
+      sessionID = (await agent.sessions.create({ metadata: { chatID } })).id;
       chats.set(chatID, sessionID);
     }
     return sessionID;
@@ -49,38 +73,63 @@ export function addChatRoutes(app: Hono, agent: Agent): void {
   };
 
   // A new user message starts a run; its answer streams back. Approval responses in the posted
-  // messages (useChat's addToolApprovalResponse) are answered first, whatever the message. The
-  // chat id is a Lathe session id, or any other id, which then names a session of its own.
+  // messages (useChat's addToolApprovalResponse) are answered first — the session's own only.
   app.on("POST", ["/chat", "/api/chat"], async (c) => {
     const request = await readBody(c, ChatRequest);
     const messages = request.messages as unknown as UIMessage[];
-    await replyToUIApprovals(agent, messages);
+    const sessionID = await sessionOf(request.id);
+    const { replied } = await replyToUIApprovals({ permissions: scopedPermissions(agent, sessionID) }, messages);
+    if (replied.length > 0) await afterReply(sessionID);
     const last = messages.at(-1);
     if (request.trigger !== "submit-message" || last?.role !== "user") {
-      // Nothing new to answer: the approvals were the message. The run they belong to streams to
-      // the request that started it; this one ends at once.
+      // Nothing new to answer: the approvals were the message. The run they belong to goes on in
+      // the server; clients follow it with GET /chat/:id/stream.
       return createUIMessageStreamResponse({ stream: finishedStream(last?.role === "assistant" ? last.id : undefined) });
     }
     const text = promptText(last);
     if (text.trim() === "") throw new InvalidInputError("The last message has no text.");
-    const run = agent.prompt(await sessionOf(request.id, text), text);
-    // useChat's stop() ends the request: stop the run with it.
-    c.req.raw.signal.addEventListener("abort", () => run.abort("the chat client stopped"), { once: true });
+    // The run is the server's: the response only reads it, and a client that leaves stops reading.
+    const run = agent.prompt(sessionID, text);
     return createUIMessageStreamResponse({ stream: toUIMessageStream(run) });
+  });
+
+  // useChat's resume (`resume: true`, DefaultChatTransport's reconnect request): the run in progress
+  // from its start, then live — 204 when the session runs nothing.
+  app.get("/chat/:id/stream", async (c) => {
+    const sessionID = await existingSessionOf(c.req.param("id"));
+    const rejoined = queue ? await rejoinQueuedRun(queue, sessionID, c.req.raw.signal) : agent.sessions.rejoin(sessionID, { signal: c.req.raw.signal });
+    if (!rejoined) return c.body(null, 204);
+    return createUIMessageStreamResponse({ stream: toUIMessageStream(rejoined) });
   });
 
   // The session's history as useChat's initial messages, waiting approvals included.
   app.get("/chat/:id/messages", async (c) => {
     const id = await existingSessionOf(c.req.param("id"));
-    return c.json(toUIMessages(await agent.sessions.messages(id), { pending: await agent.permissions.pending(id) }));
+    return c.json(toUIMessages(await agent.sessions.messages(id), { pending: await scopedPermissions(agent, id).pending() }));
   });
 
-  // Answers approvals while the answer is streaming (useChat sends nothing until the stream ends).
+  // Answers approvals of this chat's session (or its subagents'): allow once or always, reject, or
+  // reject with feedback. Another session's request is refused (403) and nothing is answered.
   app.post("/chat/:id/approvals", async (c) => {
-    await existingSessionOf(c.req.param("id"));
+    const sessionID = await existingSessionOf(c.req.param("id"));
     const { approvals } = await readBody(c, Approvals);
-    return c.json(await replyToUIApprovals(agent, approvals));
+    // Checked for all first: a foreign id among them answers none.
+    const own = await ownRequests(agent, sessionID, approvals.map((approval) => approval.id));
+    const outcome = { replied: [] as string[], stale: [] as string[] };
+    for (const approval of approvals) {
+      const reply = approval.approved ? (approval.always ? "always" : "once") : approval.reason ? { reject: approval.reason } : "reject";
+      const answered = own.has(approval.id) && (await agent.permissions.reply(approval.id, reply).then(() => true, staleOrThrow));
+      (answered ? outcome.replied : outcome.stale).push(approval.id);
+    }
+    if (outcome.replied.length > 0) await afterReply(sessionID);
+    return c.json(outcome);
   });
+}
+
+/** A request answered meanwhile (an `always` answer settles others too) is stale; anything else fails the request. */
+function staleOrThrow(error: unknown): false {
+  if (error instanceof NotFoundError) return false;
+  throw error;
 }
 
 function finishedStream(messageId: string | undefined) {

@@ -1,10 +1,17 @@
 // Serves a Lathe agent over HTTP.
 //
-//   node examples/server/src/main.ts        (PORT, LATHE_WORKSPACE, DATABASE_URL, LATHE_DB, LATHE_ROLE)
+//   node examples/server/src/main.ts
+//
+// Environment: PORT (8787), HOST (127.0.0.1: this machine only), LATHE_TOKEN (default a new random
+// one per start, printed once), LATHE_ALLOWED_HOSTS (host:port names besides the loopback ones, for
+// a proxy in front), LATHE_WORKSPACE, DATABASE_URL, LATHE_DB, LATHE_ROLE. Read docs/deployment.md
+// before listening anywhere but loopback.
 //
 // Storage: PostgreSQL when DATABASE_URL is set, else SQLite in LATHE_DB (default ~/.lathe/server.db).
 // Model: as the CLI example picks it (ANTHROPIC_API_KEY, OPENAI_API_KEY, LATHE_BASE_URL), else the
-// CLI's offline demo model in a temporary project. Approvals wait for POST /permissions/:id.
+// CLI's offline demo model in a temporary project. Approvals wait for a client's answer; a turn a
+// previous process left unfinished is resumed at start, or when its waiting approval is answered.
+// The workspace is not trusted (the library's default): nothing the repository controls runs unasked.
 //
 // Worker mode (needs DATABASE_URL): LATHE_ROLE=http serves the API and enqueues prompts on a
 // @lathe/queue; LATHE_ROLE=worker runs them (LATHE_CONCURRENCY turns at once, default 4). Run N of
@@ -15,6 +22,8 @@ import { createAgent, type AgentOptions } from "@lathe/core";
 import { createQueue } from "@lathe/queue";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
+import { examplePermissions } from "../../shared/permission-rules.ts";
+import { resumeInterruptedTurns } from "./resume-turns.ts";
 import { startServer, stopOnSignals } from "./server.ts";
 import { storageFromEnv } from "./storage-from-env.ts";
 
@@ -28,8 +37,9 @@ const queue = role === "single" ? undefined : createQueue({ connectionString: pr
 const agentOptions = {
   model: chosen?.model ?? demoModel({ delayMs: 10 }),
   cwd,
-  // No `approve` callback: requests wait until a client answers POST /permissions/:requestID.
-  agents: { build: { permission: { edit: "ask", bash: "ask" } } },
+  // No `approve` callback: requests wait until a client answers them. The same rules as the CLI and
+  // web examples, for every agent (subagents included).
+  ...examplePermissions(),
 } satisfies Partial<AgentOptions>;
 
 if (role === "worker") {
@@ -45,7 +55,20 @@ if (role === "worker") {
 
 const { storage, kind } = storageFromEnv(process.env, { sqlitePath: process.env.LATHE_DB ?? join(homedir(), ".lathe", "server.db") });
 const agent = createAgent({ ...agentOptions, storage, ...(queue ? { handOffReply: queue.handOffReply } : {}) });
-const server = await startServer({ agent, port: Number(process.env.PORT ?? 8787), ...(queue ? { queue } : {}) });
+const server = await startServer({
+  agent,
+  port: Number(process.env.PORT ?? 8787),
+  hostname: process.env.HOST ?? "127.0.0.1",
+  ...(process.env.LATHE_TOKEN ? { token: process.env.LATHE_TOKEN } : {}),
+  ...(process.env.LATHE_ALLOWED_HOSTS ? { allowedHosts: process.env.LATHE_ALLOWED_HOSTS.split(",").map((h) => h.trim()).filter(Boolean) } : {}),
+  ...(queue ? { queue } : {}),
+});
 console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}${queue ? ", prompts run by workers" : ""}`);
+console.log(`Open ${server.pageUrl}  (API: Authorization: Bearer ${server.token})`);
+// A turn the previous process left unfinished goes on (workers do this for theirs in worker mode).
+if (!queue) {
+  const resumed = await resumeInterruptedTurns(agent);
+  if (resumed.length > 0) console.log(`Resumed ${resumed.length} interrupted turn${resumed.length === 1 ? "" : "s"}.`);
+}
 
 stopOnSignals(server, agent, storage, queue);

@@ -4,7 +4,7 @@
 // reconnects with `Last-Event-ID` resumes without gaps or repeats.
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { Agent, AgentEvent } from "@lathe/core";
+import { endsRun, rejoinRun, type Agent, type AgentEvent, type RejoinedRun } from "@lathe/core";
 import type { TurnQueue } from "@lathe/queue";
 
 const sse = (seq: number, event: AgentEvent) => ({ id: String(seq), event: event.type, data: JSON.stringify(event) });
@@ -15,13 +15,10 @@ export async function streamQueuedPrompt(
   queue: TurnQueue,
   agent: Agent,
   sessionID: string,
-  input: { text: string; agent?: string | undefined; system?: string | undefined },
+  input: { text: string },
 ): Promise<Response> {
   const after = await queue.events().last(sessionID);
-  const jobID = await queue.enqueuePrompt(sessionID, input.text, {
-    ...(input.agent ? { agent: input.agent } : {}),
-    ...(input.system ? { system: input.system } : {}),
-  });
+  const jobID = await queue.enqueuePrompt(sessionID, input.text);
   return streamSSE(c, async (stream) => {
     const controller = new AbortController();
     stream.onAbort(() => controller.abort());
@@ -49,13 +46,35 @@ export async function streamQueuedPrompt(
 }
 
 /** Every event of the session from the client's cursor (`Last-Event-ID`, or `?after=`), else from now on. */
-export async function streamQueuedEvents(c: Context, queue: TurnQueue, sessionID: string): Promise<Response> {
-  const cursor = c.req.header("Last-Event-ID") ?? c.req.query("after");
-  const after = cursor !== undefined && /^\d+$/.test(cursor) ? Number(cursor) : await queue.events().last(sessionID);
+export async function streamQueuedEvents(c: Context, queue: TurnQueue, sessionID: string, cursor: number | undefined): Promise<Response> {
+  const after = cursor ?? (await queue.events().last(sessionID));
   return streamSSE(c, async (stream) => {
     const controller = new AbortController();
     stream.onAbort(() => controller.abort());
     await stream.writeSSE({ event: "ready", data: JSON.stringify({ sessionID, after }) });
     for await (const { seq, event } of queue.subscribe(sessionID, { after, signal: controller.signal })) await stream.writeSSE(sse(seq, event));
   });
+}
+
+/**
+ * The session's run in progress as the queue's event log holds it — the events after the session's
+ * last `idle` status, if a `busy` one came since — replayed, then live until it ends. Undefined when
+ * no worker runs the session.
+ */
+export async function rejoinQueuedRun(queue: TurnQueue, sessionID: string, signal: AbortSignal): Promise<RejoinedRun | undefined> {
+  let start = 0;
+  let running = false;
+  for (let after = 0; ; ) {
+    const page = await queue.events().read<AgentEvent>(sessionID, after, 5_000);
+    for (const { seq, event } of page) {
+      if (endsRun(sessionID, event)) {
+        start = seq;
+        running = false;
+      } else if (event.type === "session.status" && event.sessionID === sessionID && event.status.type === "busy") running = true;
+    }
+    if (page.length < 5_000) break;
+    after = page.at(-1)!.seq;
+  }
+  if (!running) return undefined;
+  return rejoinRun(sessionID, queue.subscribe(sessionID, { after: start, signal }));
 }

@@ -1,6 +1,7 @@
 // Serves examples/web: the built browser app (dist/) and examples/server's API on one port, with the
 // offline demo model in a temporary project — no API key, no network. Sessions live in a temporary
 // SQLite file beside it (outside the project, so they are not among the files the agent changed).
+// The API needs the per-start token printed below; the page takes it from the address's fragment.
 //
 //   npm run web            (builds the packages and the app first; PORT, default 5178)
 import { mkdtempSync } from "node:fs";
@@ -10,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { createAgent } from "@lathe/core";
 import { SqliteStorage } from "@lathe/storage";
 import { createDemoWorkspace } from "../../cli/src/demo.ts";
+import { examplePermissions } from "../../shared/permission-rules.ts";
 import { startServer, stopOnSignals } from "../../server/src/server.ts";
 import { webDemoModel } from "./web-demo.ts";
 
@@ -22,11 +24,12 @@ const agent = createAgent({
   model: webDemoModel({ delayMs: Number(process.env.LATHE_DEMO_DELAY_MS ?? 20) }),
   cwd,
   storage,
-  // Edits and commands wait for the browser's Approve / Reject.
-  agents: { build: { permission: { edit: "ask", bash: "ask" } } },
+  // Edits and commands wait for the browser's answer: the same rules as the CLI and server examples.
+  ...examplePermissions(),
 });
 const server = await startServer({ agent, port: Number(process.env.PORT ?? 5178), hostname: "127.0.0.1", staticRoot: dist });
-console.log(`Lathe web on ${server.url} — offline demo model, workspace ${cwd}`);
+console.log(`Lathe web — offline demo model, workspace ${cwd}`);
+console.log(`Open ${server.pageUrl}`);
 console.log(`Try: "${"The tests of this project fail. Find the bug and fix it."}"`);
 
 stopOnSignals(server, agent, storage);

@@ -48,7 +48,7 @@ export { HookError, type Hooks, type HookSignatures, type HookList, type HookNam
 export { BASE_PROMPTS, INSTRUCTION_FILES, modelFamily, type ModelFamily } from "./agents/system-prompt.js";
 export { toUIMessageStream } from "./ui/ui-message-stream.js";
 export { DEFAULT_EVENTS_PER_SESSION, type LoggedEvent, type SessionStreamOptions, type EventLogOptions } from "./session/event-log.js";
-export { rejoinRun, type RejoinedRun } from "./session/rejoined-run.js";
+export { rejoinRun, endsRun, type RejoinedRun } from "./session/rejoined-run.js";
 export { toUIMessages, type ToUIMessagesOptions } from "./ui/ui-messages.js";
 export { replyToUIApprovals, type UIApprovalResponse, type UIApprovalOutcome } from "./ui/ui-approvals.js";
 export type { LatheUIMessageChunk } from "./ui/ui-chunks.js";

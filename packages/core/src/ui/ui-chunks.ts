@@ -51,7 +51,7 @@ export class UIChunkTranslator {
    * complete: the AI SDK's reader looks a call's input chunks up in the current step only, so once
    * the new step began there it would make a second part for the call (a "ghost" card).
    */
-  private held: LatheUIMessageChunk[] | undefined;
+  private held: Array<{ step: number; chunks: LatheUIMessageChunk[] }> = [];
   /** The latest version of the answer's message (how a rejoined run's stream ends). */
   answerInfo: AssistantMessage | undefined;
 
@@ -133,13 +133,15 @@ export class UIChunkTranslator {
   }
 
   private part(part: Part, out: LatheUIMessageChunk[]): void {
-    // A call of an earlier step is brought up to date at once, ahead of a held step.
-    if (part.type === "tool" && this.isEarlierCall(part.callID)) {
-      this.syncTool(part, out);
+    const call = part.type === "tool" ? this.tools.get(part.callID) : undefined;
+    if (part.type === "tool" && call && call.step < this.steps) {
+      // A call of an earlier step: its chunks follow the ones it already has, ahead of a step held
+      // for it (it is not one of the current step's parts, which a reset-step would drop).
+      this.syncTool(part, this.destination(call, out));
       this.release(out);
       return;
     }
-    const to = this.held ?? out;
+    const to = this.held.at(-1)?.chunks ?? out;
     if (part.type === "step-start") {
       this.endOpen(to);
       this.step = [];
@@ -150,8 +152,8 @@ export class UIChunkTranslator {
         return;
       }
       this.steps++;
-      if (!this.held && this.inputPending()) this.held = [];
-      (this.held ?? out).push({ type: "start-step" });
+      if (this.held.length > 0 || this.inputPending(this.steps)) this.held.push({ step: this.steps, chunks: [{ type: "start-step" }] });
+      else out.push({ type: "start-step" });
       return;
     }
     if (part.type === "retry") {
@@ -169,23 +171,20 @@ export class UIChunkTranslator {
     this.sync(part, to);
   }
 
-  /** Whether a call's part was made in a step before the current one. */
-  private isEarlierCall(callID: string): boolean {
-    const progress = this.tools.get(callID);
-    return progress !== undefined && progress.step < this.steps;
+  /** Where a call's chunks go: after its own start, in its held step or to the client. */
+  private destination(call: ToolProgress, out: LatheUIMessageChunk[]): LatheUIMessageChunk[] {
+    return this.held.find((held) => held.step === call.step)?.chunks ?? out;
   }
 
-  /** Whether a call of an earlier step has started and its input is not complete yet. */
-  private inputPending(): boolean {
-    for (const progress of this.tools.values()) if (progress.step < this.steps && progress.started && !progress.inputSent && !progress.done) return true;
+  /** Whether a call of a step before `step` started and its input is not complete yet. */
+  private inputPending(step: number): boolean {
+    for (const call of this.tools.values()) if (call.step < step && call.started && !call.inputSent && !call.done) return true;
     return false;
   }
 
-  /** Sends the held step once no earlier call waits for its input (or, with `all`, in any case). */
+  /** Sends the held steps, oldest first, each once no call before it waits for its input (with `all`, every one). */
   private release(out: LatheUIMessageChunk[], all = false): void {
-    if (!this.held || (!all && this.inputPending())) return;
-    out.push(...this.held);
-    this.held = undefined;
+    while (this.held.length > 0 && (all || !this.inputPending(this.held[0]!.step))) out.push(...this.held.shift()!.chunks);
   }
 
   /** Brings one part up to date on the client. */
@@ -284,8 +283,7 @@ export class UIChunkTranslator {
     }
     if (progress.done || progress.answered === requestID) return;
     progress.request = { id: requestID, sent: progress.inputSent };
-    const to = this.held && progress.step === this.steps ? this.held : out;
-    if (progress.inputSent) to.push({ type: "tool-approval-request", approvalId: requestID, toolCallId: callID });
+    if (progress.inputSent) this.destination(progress, out).push({ type: "tool-approval-request", approvalId: requestID, toolCallId: callID });
   }
 
   /** A retried request's output was taken back: the client drops the step's parts and gets the survivors again. */
@@ -297,7 +295,7 @@ export class UIChunkTranslator {
     }
     const index = this.step.findIndex((p) => p.id === partID);
     if (index < 0) return;
-    const to = this.held ?? out;
+    const to = this.held.at(-1)?.chunks ?? out;
     this.step.splice(index, 1);
     to.push({ type: "reset-step" });
     for (const part of this.step) {
