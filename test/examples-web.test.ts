@@ -7,6 +7,7 @@ import { createAgent, type Agent } from "@lathe/core";
 import { SqliteStorage } from "@lathe/storage";
 import { createDemoWorkspace, DEMO_PROMPT } from "../examples/cli/src/demo.ts";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
+import { examplePermissions } from "../examples/shared/permission-rules.ts";
 import { webDemoModel } from "../examples/web/src/web-demo.ts";
 import { answerNext, breakDemoBug, ensureWebBuilt, launchBrowser, overflowsSideways, shot, waitingCards, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
 
@@ -26,7 +27,7 @@ let workspace: string;
 const TOKEN = "web-test-token-0123456789abcdef0123456789";
 
 const serve = (port = 0) => startServer({ agent, port, hostname: "127.0.0.1", staticRoot: webDist, token: TOKEN });
-const pageURL = () => `${server.url}/#token=${TOKEN}`;
+const pageURL = () => server.pageUrl;
 
 beforeAll(async () => {
   ensureWebBuilt();
@@ -36,7 +37,7 @@ beforeAll(async () => {
     model: webDemoModel({ delayMs: 8 }),
     cwd: workspace,
     storage,
-    agents: { build: { permission: { edit: "ask", bash: "ask" } } },
+    ...examplePermissions(), // the rules `npm run web` gives its agent
   });
   server = await serve();
   browser = await launchBrowser();
