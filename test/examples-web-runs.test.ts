@@ -52,7 +52,15 @@ async function get<T>(path: string): Promise<T> {
 type Stored = { info: { role: string; finish?: string }; parts: { type: string; tool?: string; callID?: string; text?: string; state?: { status: string } }[] };
 const storedMessages = async (sessionID: string) => (await get<{ messages: Stored[] }>(`/sessions/${sessionID}`)).messages;
 const activeSessionID = async (p: Page) => (await p.locator('[data-testid="sessions"] li.active').getAttribute("data-session-id"))!;
-const breakMath = () => breakDemoBug(workspace);
+/** Opens a new session and starts the demo task in it, up to its first approval request. */
+async function demoTurnInNewSession(): Promise<void> {
+  breakDemoBug(workspace);
+  await page.getByTestId("new-session").click();
+  await page.getByTestId("empty-state").waitFor();
+  await page.getByTestId("prompt").fill(DEMO_PROMPT);
+  await page.getByTestId("prompt").press("Enter");
+  await waitingCards(page).waitFor({ timeout: 20_000 });
+}
 /** How many times the project's tests ran (test.js appends a line per run). */
 const testRuns = () => readFileSync(join(workspace, "runs.log"), "utf8").split("\n").filter(Boolean).length;
 
@@ -124,12 +132,7 @@ describe("examples/web: runs belong to the server", () => {
   }, 60_000);
 
   it("two tabs on one session see the same run; an answer in one disappears from the other", async () => {
-    breakMath();
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("empty-state").waitFor();
-    await page.getByTestId("prompt").fill(DEMO_PROMPT);
-    await page.getByTestId("prompt").press("Enter");
-    await waitingCards(page).waitFor({ timeout: 20_000 });
+    await demoTurnInNewSession();
     // The second tab opens the session this browser had open last, and joins its run.
     const second = await watchedPage(context);
     try {
@@ -156,12 +159,7 @@ describe("examples/web: runs belong to the server", () => {
   }, 90_000);
 
   it("kill -9 during an approval, restart on the same SQLite file, approve: the turn completes and the call ran once", async () => {
-    breakMath();
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("empty-state").waitFor();
-    await page.getByTestId("prompt").fill(DEMO_PROMPT);
-    await page.getByTestId("prompt").press("Enter");
-    await waitingCards(page).waitFor({ timeout: 20_000 });
+    await demoTurnInNewSession();
     const sessionID = await activeSessionID(page);
     const runsBefore = testRuns();
 

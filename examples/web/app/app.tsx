@@ -104,6 +104,7 @@ export function App() {
       void refresh();
     } catch (error) {
       setListError(describeError(error));
+      if (firstPrompt) setDraft((now) => now || firstPrompt.text); // not sent: back into the box
     }
   };
 

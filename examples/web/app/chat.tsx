@@ -9,6 +9,7 @@ import { Composer } from "./composer.tsx";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { EmptyState } from "./empty-state.tsx";
 import { MessageView } from "./message-view.tsx";
+import { useRetryWhileUnreachable } from "./use-retry.ts";
 
 type Permission = LatheUIDataTypes["permission"];
 
@@ -19,7 +20,6 @@ export interface FirstPrompt {
 const sentFirstPrompts = new WeakSet<FirstPrompt>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const RECONNECT_EVERY_MS = 1000;
 
 /** Whether a message has a tool call waiting for an answer. */
 const waitsForApproval = (message: LatheUIMessage | undefined) =>
@@ -194,29 +194,11 @@ export function Chat(props: {
     props.onChanged();
     void resumeStream();
   }, [id, clearError, setMessages, resumeStream, props.onChanged]);
-  useEffect(() => {
-    if (!lost) return;
-    let cancelled = false;
-    void (async () => {
-      while (!cancelled) {
-        await sleep(RECONNECT_EVERY_MS);
-        if (cancelled) return;
-        try {
-          await reconnect();
-          return;
-        } catch (failure) {
-          if (isUnreachable(failure)) continue; // still down: try again
-          // The server is back but refuses (a new token after a restart): say so, stop trying.
-          clearError();
-          setProblem(describeError(failure));
-          return;
-        }
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [lost, reconnect, clearError]);
+  useRetryWhileUnreachable(lost, reconnect, (failure) => {
+    // The server is back but refuses (a new token after a restart): say so, stop trying.
+    clearError();
+    setProblem(describeError(failure));
+  });
 
   // Follow the answer as it streams, unless the reader scrolled up.
   const scroller = useRef<HTMLDivElement>(null);
