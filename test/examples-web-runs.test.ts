@@ -94,6 +94,9 @@ describe("examples/web: runs belong to the server", () => {
     const first = await activeSessionID(page);
     await page.getByTestId("new-session").click();
     await page.getByTestId("empty-state").waitFor();
+    // Left while the answer was still streaming: the server still runs it.
+    const listed = await get<{ sessions: { id: string; status: string }[] }>("/sessions");
+    expect(listed.sessions.find((s) => s.id === first)!.status).toBe("working");
     // Come back: the run went on without this page and finished whole, not aborted.
     await page.locator(`[data-session-id="${first}"] button`).click();
     await page.getByText("Press Ctrl+C while I am talking to interrupt me.").waitFor({ timeout: 20_000 });
