@@ -222,7 +222,8 @@ describe("examples/web in Chromium", () => {
 
   it("at 390 px (and 360): the sessions in a drawer, no sideways scrolling, Send in reach, whole approval buttons", async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    const p = (await watchedPage(phone)).page;
+    const watched = await watchedPage(phone);
+    const p = watched.page;
     try {
       await p.goto(pageURL());
       await p.getByTestId("message-user").first().waitFor(); // the newest session opens
@@ -232,6 +233,11 @@ describe("examples/web in Chromium", () => {
       await p.getByTestId("menu").tap();
       await expect.poll(async () => (await sidebar.boundingBox())!.x).toBe(0);
       await shot(p, "phone-sessions");
+      // Esc closes the drawer; ☰ opens it again.
+      await p.keyboard.press("Escape");
+      await expect.poll(async () => (await sidebar.boundingBox())!.x + (await sidebar.boundingBox())!.width).toBeLessThanOrEqual(0);
+      await p.getByTestId("menu").tap();
+      await expect.poll(async () => (await sidebar.boundingBox())!.x).toBe(0);
       await p.getByTestId("new-session").tap();
       await p.getByTestId("empty-state").waitFor();
       await expect.poll(async () => (await sidebar.boundingBox())!.x + (await sidebar.boundingBox())!.width).toBeLessThanOrEqual(0);
@@ -261,6 +267,8 @@ describe("examples/web in Chromium", () => {
       expect(await overflowsSideways(p)).toBe(false);
       const narrow = (await p.getByTestId("send").boundingBox())!;
       expect(narrow.x + narrow.width).toBeLessThanOrEqual(360);
+      expect(watched.errors).toEqual([]);
+      expect(await watched.ghosts()).toEqual([]);
     } finally {
       await phone.close();
     }

@@ -50,7 +50,7 @@ const WATCH = `if (!window.__ghosts) {
 /** A page that records errors; `problems()` lists them (uncaught errors, rejections, ghost cards). */
 export interface WatchedPage {
   page: Page;
-  /** Errors thrown in the page and not caught, and rejections nobody handled. */
+  /** Errors thrown in the page and not caught, rejections nobody handled, errors logged to the console. */
   errors: string[];
   /** Every moment two cards showed one tool call. */
   ghosts(): Promise<string[]>;
@@ -65,8 +65,10 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
+  // A request the browser could not make is logged by Chromium itself (the server is down on
+  // purpose in a test); anything else the page logs as an error is one.
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) console.error("browser:", message.text());
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
   });
   return {
     page,

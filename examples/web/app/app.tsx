@@ -92,9 +92,30 @@ export function App() {
 
   useEffect(() => {
     // Until the first load succeeds (the server was down), each tick is a new first load.
-    const timer = setInterval(() => void (started.current ? refresh() : start()), LIST_EVERY_MS);
-    return () => clearInterval(timer);
+    // A tab nobody looks at does not poll; it catches up when shown again.
+    const tick = () => {
+      if (document.visibilityState !== "hidden") void (started.current ? refresh() : start());
+    };
+    const timer = setInterval(tick, LIST_EVERY_MS);
+    document.addEventListener("visibilitychange", tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", tick);
+    };
   }, [refresh, start]);
+
+  // Esc closes the session drawer on a phone (caught first, so it does not also stop a run).
+  useEffect(() => {
+    if (!drawer) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        setDrawer(false);
+      }
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => document.removeEventListener("keydown", onKey, true);
+  }, [drawer]);
 
   const create = async (firstPrompt?: FirstPrompt) => {
     try {
