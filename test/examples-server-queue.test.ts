@@ -71,6 +71,13 @@ describe("examples/server worker mode", () => {
     const waiting = await until(stream, (e) => e.event === "waiting");
     const [request] = await json(api(`${b.url}/sessions/${session.id}/permissions`));
     expect(request.id).toBe(waiting.data.requestID);
+    // Another session's client cannot answer it, through either route.
+    const other = await json(post(`${b.url}/sessions`, {}));
+    expect((await post(`${b.url}/sessions/${other.id}/permissions/${request.id}`, { reply: "once" })).status).toBe(403);
+    expect((await post(`${b.url}/chat/${other.id}/approvals`, { approvals: [{ id: request.id, approved: true }] })).status).toBe(403);
+    // A process that never loaded the request cannot tell whose it is: it answers nothing (stale).
+    expect(await json(post(`${a.url}/chat/${other.id}/approvals`, { approvals: [{ id: request.id, approved: true }] }))).toEqual({ replied: [], stale: [request.id] });
+    expect((await json(api(`${b.url}/sessions/${session.id}/permissions`))).map((r: { id: string }) => r.id)).toEqual([request.id]);
     expect((await post(`${b.url}/sessions/${session.id}/permissions/${request.id}`, { reply: "once" })).status).toBe(204);
     const watch = events(await api(`${a.url}/sessions/${session.id}/events?after=0`));
     await until(watch, (e) => e.event === "message.updated" && e.data.message.role === "assistant" && e.data.message.time.completed !== undefined && e.data.message.finish === "stop");
