@@ -274,6 +274,25 @@ describe("examples/web in Chromium", () => {
     }
   }, 60_000);
 
+  it("without the token, or with a stale one: the page says which address to open", async () => {
+    const stranger = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+    try {
+      const watched = await watchedPage(stranger);
+      await watched.page.goto(server.url); // no #token=…
+      await watched.page.getByTestId("server-down").waitFor({ timeout: 10_000 });
+      expect(await watched.page.getByTestId("server-down").innerText()).toContain("Open the address the server printed");
+      await watched.page.goto(`${server.url}/#token=not-the-token`);
+      await watched.page.reload();
+      await watched.page.getByTestId("server-down").waitFor({ timeout: 10_000 });
+      expect(await watched.page.getByTestId("server-down").innerText()).toContain("#token=");
+      expect(await watched.page.getByTestId("sessions").locator("li").count()).toBe(0); // nothing shown without the key
+      expect(watched.errors).toEqual([]);
+      expect(await watched.rejections()).toEqual([]);
+    } finally {
+      await stranger.close();
+    }
+  });
+
   it("with the server down: a message and a retry, no unhandled rejection; it recovers when the server is back", async () => {
     await page.getByTestId("send").waitFor();
     const port = server.port;
