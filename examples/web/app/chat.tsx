@@ -116,9 +116,11 @@ export function Chat(props: {
     send(first.text);
   }, [props.firstPrompt, send]);
 
-  // Tell the list what this session is doing while this page follows its run.
+  // Tell the list what this session is doing, as this page sees it.
   const subagentRequests = busy ? Object.values(permissions).filter((p) => p.sessionID !== id && !answered.has(p.id)) : [];
-  const liveStatus: SessionStatus | undefined = !busy ? undefined : waitsForApproval(messages.at(-1)) || subagentRequests.length > 0 ? "waiting" : "working";
+  // A call shown waiting is waiting for you whether or not a stream is attached (after a restart).
+  const liveStatus: SessionStatus | undefined =
+    waitsForApproval(messages.at(-1)) || subagentRequests.length > 0 ? "waiting" : busy ? "working" : undefined;
   useEffect(() => props.onLiveStatus(liveStatus), [liveStatus, props.onLiveStatus]);
   useEffect(() => () => props.onLiveStatus(undefined), [props.onLiveStatus]);
 
