@@ -65,10 +65,13 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
-  // A request the browser could not make is logged by Chromium itself (the server is down on
-  // purpose in a test); anything else the page logs as an error is one.
+  // Chromium itself logs a request that could not be made (the server is down on purpose in a
+  // test) and a 401 (a page without the token, on purpose too); anything else logged as an error
+  // — a 404, a 500, a React warning — is one.
   page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(`console: ${message.text()}`);
+    const text = message.text();
+    const expected = /^Failed to load resource: (net::ERR_|the server responded with a status of 401)/.test(text);
+    if (message.type() === "error" && !expected) errors.push(`console: ${text}`);
   });
   return {
     page,
