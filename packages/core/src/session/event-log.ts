@@ -88,10 +88,9 @@ export class SessionEventLog {
   /** The session's logged events after `after`, oldest first (from the oldest kept one when `after` is older). */
   read(sessionID: string, after = 0): LoggedEvent[] {
     const log = this.logs.get(sessionID);
-    if (!log) return [];
-    const from = Math.max(0, after + 1 - log.first);
-    return log.events.slice(from).map((event, i) => ({ seq: log.first + from + i, event }));
+    return log ? readLog(log, after) : [];
   }
+
 
   /** Logged events after the cursor, then each new one as it is logged, until `signal` aborts or the log closes. */
   async *stream(sessionID: string, options: LogStreamOptions = {}): AsyncGenerator<LoggedEvent> {
@@ -108,11 +107,11 @@ export class SessionEventLog {
       () => ((ending = true), wake?.()),
     );
     try {
-      // A removed session's log is forgotten: its streams end.
-      while (!signal?.aborted && !this.closed && this.logs.get(sessionID) === log) {
-        const next = this.read(sessionID, cursor);
+      while (!signal?.aborted && !this.closed) {
+        const next = readLog(log, cursor);
         if (next.length === 0) {
-          if (ending) return;
+          // A removed session's log is forgotten: its streams end once they gave its last events.
+          if (ending || this.logs.get(sessionID) !== log) return;
           await new Promise<void>((resolve) => {
             wake = resolve;
             log.waiters.add(resolve);
@@ -152,4 +151,10 @@ export class SessionEventLog {
     if (!log) this.logs.set(sessionID, (log = { first: 1, events: [], waiters: new Set() }));
     return log;
   }
+}
+
+/** A log's events after `after`, from the oldest kept one when `after` is older. */
+function readLog(log: SessionLog, after: number): LoggedEvent[] {
+  const from = Math.max(0, after + 1 - log.first);
+  return log.events.slice(from).map((event, i) => ({ seq: log.first + from + i, event }));
 }
