@@ -160,6 +160,23 @@ describe("examples/web in Chromium", () => {
     await page.getByRole("button", { name: "Undo revert" }).click();
     await page.getByTestId("reverted").waitFor({ state: "detached", timeout: 20_000 });
     expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a + b;");
+
+    // Reverted again, a new message makes the revert final: the conversation goes on from there.
+    await firstUser.hover();
+    await firstUser.getByTestId("revert").click();
+    await page.getByTestId("confirm-ok").click();
+    await page.getByTestId("reverted").waitFor({ timeout: 20_000 });
+    await prompt.fill("Tell me about yourself");
+    await prompt.press("Enter");
+    await page.getByText("This is Lathe's offline demo model").waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("reverted").count()).toBe(0);
+    expect(await page.getByTestId("message-user").locator(".user-text").allInnerTexts()).toEqual(["Tell me about yourself"]);
+    await page.getByTestId("send").waitFor({ timeout: 20_000 });
+    await page.getByText("Press Ctrl+C while I am talking to interrupt me.").waitFor();
+    // The stored history agrees (the page reloads it after the answer).
+    expect(await page.getByTestId("message-user").locator(".user-text").allInnerTexts()).toEqual(["Tell me about yourself"]);
+    expect((await agent.sessions.messages((await agent.sessions.list()).sessions[0]!.id)).map((m) => m.info.role)).toEqual(["user", "assistant"]);
+    expect(readFileSync(join(workspace, "src", "math.js"), "utf8")).toContain("return a - b;");
     expect(w.errors).toEqual([]);
   }, 120_000);
 

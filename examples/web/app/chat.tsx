@@ -54,6 +54,8 @@ export function Chat(props: {
   const [confirmRevert, setConfirmRevert] = useState<string | undefined>();
   const [answered, setAnswered] = useState<Set<string>>(() => new Set());
   const lastSent = useRef<string | undefined>(undefined);
+  /** Where the reverted messages start in `messages` (-1: no revert), for `send`. */
+  const revertAtRef = useRef(-1);
 
   const transport = useMemo(() => new DefaultChatTransport<LatheUIMessage>({ api: "/chat", headers: authHeaders }), []);
   const { messages, setMessages, sendMessage, status, error, clearError, resumeStream, addToolApprovalResponse } = useChat<LatheUIMessage>({
@@ -103,10 +105,14 @@ export function Chat(props: {
     (text: string) => {
       setProblem(undefined);
       lastSent.current = text;
+      if (revertAtRef.current >= 0) {
+        setMessages((all) => all.slice(0, revertAtRef.current));
+        setRevertFinal(true);
+      }
       void sendMessage({ text });
       props.onChanged();
     },
-    [sendMessage, props.onChanged],
+    [sendMessage, setMessages, props.onChanged],
   );
 
   useEffect(() => {
@@ -210,9 +216,12 @@ export function Chat(props: {
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [messages]);
 
-  const reverted = session.revert?.messageID;
+  // A new message after a revert makes it final: the server drops the reverted messages.
+  const [revertFinal, setRevertFinal] = useState(false);
+  const reverted = revertFinal ? undefined : session.revert?.messageID;
   const revertAt = reverted ? messages.findIndex((m) => m.id === reverted) : -1;
   const shown = revertAt >= 0 ? messages.slice(0, revertAt) : messages;
+  revertAtRef.current = revertAt;
   const revert = (messageID: string) => {
     setConfirmRevert(undefined);
     api
