@@ -40,7 +40,7 @@ export function Chat(props: {
   /** Requests waiting when the chat opened, with what they ask (an edit's diff). */
   pending: Permission[];
   firstPrompt?: FirstPrompt | undefined;
-  /** The session's state as this page sees it while attached to its run. */
+  /** The session's state as this page sees it: its run streaming here, or a call shown waiting. */
   onLiveStatus: (status: SessionStatus | undefined) => void;
   /** Something changed that the session list shows (a title, a finished run, a revert). */
   onChanged: (options?: { reopen?: boolean }) => void;
