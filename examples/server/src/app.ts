@@ -138,7 +138,12 @@ export function createApp({ agent, staticRoot, queue, token, allowedHosts }: App
       const controller = new AbortController();
       stream.onAbort(() => controller.abort());
       await stream.writeSSE({ event: "ready", data: JSON.stringify({ sessionID: id }) });
-      for await (const { seq, event } of agent.sessions.stream(id, { after: after ?? "now", signal: controller.signal })) await stream.writeSSE(sse(seq, event));
+      let written = 0;
+      for await (const { seq, event } of agent.sessions.stream(id, { after: after ?? "now", signal: controller.signal })) {
+        await stream.writeSSE(sse(seq, event));
+        // A long replay gives the other requests their turn now and then.
+        if (++written % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
     });
   });
 
