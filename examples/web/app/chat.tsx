@@ -214,7 +214,7 @@ export function Chat(props: {
   useEffect(() => {
     const element = scroller.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [messages]);
+  }, [messages, error, problem]); // a notice at the end is news too
 
   // A new message after a revert makes it final: the server drops the reverted messages.
   const [revertFinal, setRevertFinal] = useState(false);
