@@ -1,12 +1,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from "ai";
+import { readUIMessageStream, type UIMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, toUIMessages, type Agent, type LatheUIMessage } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
-import { api, TEST_TOKEN } from "./sse.ts";
+import { api, TEST_TOKEN, uiChunks as chunks } from "./sse.ts";
 
 // examples/server's chat route speaks useChat's default transport: the body DefaultChatTransport
 // posts, and an SSE UI message stream back with the protocol's header.
@@ -32,17 +32,6 @@ async function start(model = mockModel([{ text: "Writing.", toolCalls: [{ name: 
 }
 
 const userMessage = (text: string): UIMessage => ({ id: "u1", role: "user", parts: [{ type: "text", text }] });
-
-function chunks(response: Response): ReadableStream<UIMessageChunk> {
-  return parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }).pipeThrough(
-    new TransformStream({
-      transform(result, controller) {
-        if (!result.success) throw result.error;
-        controller.enqueue(result.value as UIMessageChunk);
-      },
-    }),
-  );
-}
 
 describe("examples/server POST /chat", () => {
   it("answers useChat's request with a UI message stream; approvals posted while it streams let the call run", async () => {

@@ -55,6 +55,9 @@ describe("examples/server worker mode", () => {
     // The other process saw the same events, numbered alike.
     const idle = await until(watch, (e) => e.event === "session.status" && e.data.status.type === "idle");
     expect(idle.id).toBe(received.at(-2)!.id);
+    // Nothing runs any more: useChat's reconnect request says so, on either process.
+    expect((await api(`${a.url}/chat/${session.id}/stream`)).status).toBe(204);
+    expect((await api(`${b.url}/chat/${session.id}/stream`)).status).toBe(204);
     // A client reconnecting after event 3 gets the rest.
     const again = events(await api(`${b.url}/sessions/${session.id}/events`, { headers: { "Last-Event-ID": "3" } }));
     await until(again, (e) => e.event === "ready");

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage, type UIMessageChunk } from "ai";
+import { readUIMessageStream, type UIMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, toUIMessages, type Agent, type LatheUIMessage } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
@@ -10,7 +10,7 @@ import { SqliteStorage } from "@lathe/storage";
 import { examplePermissions } from "../examples/shared/permission-rules.ts";
 import { startServer } from "../examples/server/src/server.ts";
 import { finishChunks, startFakeOpenAI, textChunks, toolCallChunks } from "./openai-server.ts";
-import { api, events, TEST_TOKEN, until, type Sse } from "./sse.ts";
+import { api, events, TEST_TOKEN, uiChunks as chunks, until, type Sse } from "./sse.ts";
 
 // Runs belong to the server, not to the connection: a client that leaves (reload, navigation,
 // closed tab) never stops a run or rejects its approval; clients rejoin it from the session's event
@@ -36,17 +36,6 @@ async function start(text = "Done.") {
 }
 
 const userMessage = (text: string): UIMessage => ({ id: "u1", role: "user", parts: [{ type: "text", text }] });
-
-function chunks(response: Response): ReadableStream<UIMessageChunk> {
-  return parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }).pipeThrough(
-    new TransformStream({
-      transform(result, controller) {
-        if (!result.success) throw result.error;
-        controller.enqueue(result.value as UIMessageChunk);
-      },
-    }),
-  );
-}
 
 /** A client following a UI message stream: every state of the message it shows, and a way to wait for one. */
 function follow(response: Response) {

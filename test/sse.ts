@@ -1,4 +1,5 @@
 // Reading server-sent events in the tests of examples/server.
+import { parseJsonEventStream, uiMessageChunkSchema, type UIMessageChunk } from "ai";
 
 /** One server-sent event: its name, its parsed data, and its id when it has one. */
 export interface Sse {
@@ -56,4 +57,16 @@ export function api(url: string, init: RequestInit = {}, token = TEST_TOKEN): Pr
   if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
   if (init.method === "POST" && !headers.has("content-type")) headers.set("content-type", "application/json");
   return fetch(url, { ...init, headers });
+}
+
+/** A UI message stream response (useChat's protocol) as its chunks. */
+export function uiChunks(response: Response): ReadableStream<UIMessageChunk> {
+  return parseJsonEventStream({ stream: response.body!, schema: uiMessageChunkSchema }).pipeThrough(
+    new TransformStream({
+      transform(result, controller) {
+        if (!result.success) throw result.error;
+        controller.enqueue(result.value as UIMessageChunk);
+      },
+    }),
+  );
 }

@@ -64,7 +64,8 @@ const server = await startServer({
   ...(queue ? { queue } : {}),
 });
 console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}${queue ? ", prompts run by workers" : ""}`);
-console.log(`Open ${server.pageUrl}  (API: Authorization: Bearer ${server.token})`);
+// The token, once (as Jupyter prints it): in the page address, and for API clients as `Authorization: Bearer <token>`.
+console.log(`Open ${server.pageUrl}`);
 // A turn the previous process left unfinished goes on (workers do this for theirs in worker mode).
 if (!queue) {
   const resumed = await resumeInterruptedTurns(agent);
