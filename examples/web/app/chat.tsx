@@ -1,134 +1,327 @@
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { LatheUIDataTypes, LatheUIMessage } from "@lathe/core";
-import { api, type SessionSummary } from "./api.ts";
-import { ToolCard, type ToolPartView } from "./tool-card.tsx";
+import { api, describeError, isUnreachable, type SessionStatus, type SessionSummary } from "./api.ts";
+import { ApprovalBar, type ApprovalChoice } from "./approval-bar.tsx";
+import { authHeaders } from "./auth.ts";
+import { Composer } from "./composer.tsx";
+import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { EmptyState } from "./empty-state.tsx";
+import { MessageView } from "./message-view.tsx";
+import { useRetryWhileUnreachable } from "./use-retry.ts";
 
 type Permission = LatheUIDataTypes["permission"];
 
-/** One session's conversation: useChat on examples/server's `/chat` route. */
-export function Chat(props: { session: SessionSummary; initial: LatheUIMessage[]; onChanged: () => void }) {
+/** A prompt typed before its session existed: the chat sends it once, when it opens. */
+export interface FirstPrompt {
+  text: string;
+}
+const sentFirstPrompts = new WeakSet<FirstPrompt>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether a message has a tool call waiting for an answer. */
+const waitsForApproval = (message: LatheUIMessage | undefined) =>
+  message?.role === "assistant" && message.parts.some((part) => part.type.startsWith("tool-") && "state" in part && part.state === "approval-requested");
+
+/** Whether an answer's last call was rejected by a person (a plain reject stops the turn). */
+const endedByRejection = (message: LatheUIMessage) =>
+  message.parts.some((part) => "state" in part && part.type.startsWith("tool-") && (part.state === "output-denied" || (part.state === "approval-responded" && part.approval.approved === false)));
+
+/**
+ * One session's conversation: useChat on examples/server's `/chat` route. The run belongs to the
+ * server: leaving this chat (another session, a reload, a closed tab) only closes the connection,
+ * and opening the session again rejoins its live run (`resume`). Only Stop (or Esc) ends a run.
+ */
+export function Chat(props: {
+  session: SessionSummary;
+  initial: LatheUIMessage[];
+  /** Requests waiting when the chat opened, with what they ask (an edit's diff). */
+  pending: Permission[];
+  firstPrompt?: FirstPrompt | undefined;
+  /** The session's state as this page sees it: its run streaming here, or a call shown waiting. */
+  onLiveStatus: (status: SessionStatus | undefined) => void;
+  /** Something changed that the session list shows (a title, a finished run, a revert). */
+  onChanged: (options?: { reopen?: boolean }) => void;
+}) {
   const { session } = props;
-  // Approval requests arrive as transient data parts (with an edit's diff), kept here by request id.
-  const [permissions, setPermissions] = useState<Record<string, Permission>>({});
-  const [input, setInput] = useState("");
-  const { messages, setMessages, sendMessage, status, stop, error, addToolApprovalResponse } = useChat<LatheUIMessage>({
-    id: session.id,
+  const id = session.id;
+  // Approval requests with their details arrive as transient data parts, kept here by request id.
+  const [permissions, setPermissions] = useState<Record<string, Permission>>(() => Object.fromEntries(props.pending.map((p) => [p.id, p])));
+  const [draft, setDraft] = useState("");
+  const [problem, setProblem] = useState<string | undefined>();
+  const [confirmRevert, setConfirmRevert] = useState<string | undefined>();
+  const [answered, setAnswered] = useState<Set<string>>(() => new Set());
+  const lastSent = useRef<string | undefined>(undefined);
+  /** Where the reverted messages start in `messages` (-1: no revert), for `send`. */
+  const revertAtRef = useRef(-1);
+
+  const transport = useMemo(() => new DefaultChatTransport<LatheUIMessage>({ api: "/chat", headers: authHeaders }), []);
+  const { messages, setMessages, sendMessage, status, error, clearError, resumeStream, addToolApprovalResponse } = useChat<LatheUIMessage>({
+    id,
     messages: props.initial,
-    transport: new DefaultChatTransport({ api: "/chat" }),
+    // Rejoin the session's run if one is going (a brand-new session's first prompt starts one).
+    resume: !props.firstPrompt,
+    transport,
     onData: (part) => {
-      if (part.type === "data-permission") {
-        const request = part.data as Permission;
-        setPermissions((known) => ({ ...known, [request.id]: request }));
-      }
+      if (part.type !== "data-permission") return;
+      const request = part.data as Permission;
+      setPermissions((known) => ({ ...known, [request.id]: request }));
     },
-    // The stored history gives the user's messages their Lathe ids (revert needs them).
-    onFinish: () => {
-      void api.messages(session.id).then(setMessages);
+    onFinish: ({ message, isDisconnect, isError }) => {
+      if (isDisconnect) return;
+      // A plain "Reject" ends the turn on purpose: the error that closes the stream is no failure.
+      if (isError && !endedByRejection(message)) return;
+      if (isError) clearError();
+      // The stored history gives the messages their Lathe ids (revert needs them).
+      void reload();
       props.onChanged();
     },
   });
   const busy = status === "submitted" || status === "streaming";
-  // Follow the answer as it streams.
-  const bottom = useRef<HTMLDivElement>(null);
+  const attached = useRef(busy);
+  attached.current = busy;
+  // The answer started: the list has news (the session's title from its prompt, "working").
   useEffect(() => {
-    bottom.current?.scrollIntoView({ block: "end" });
-  }, [messages]);
-  const reverted = session.revert?.messageID;
+    if (status === "streaming") props.onChanged();
+  }, [status, props.onChanged]);
+
+  /** The stored history (and the requests still waiting) in place of what this page holds. */
+  const reload = useCallback(async () => {
+    try {
+      const [fresh, pending] = await Promise.all([api.messages(id), api.pending(id)]);
+      if (attached.current) return; // a stream took over meanwhile: it is fresher
+      setPermissions((known) => ({ ...known, ...Object.fromEntries(pending.map((p) => [p.id, p])) }));
+      setMessages(fresh);
+      return fresh;
+    } catch (failure) {
+      setProblem(describeError(failure));
+      return undefined;
+    }
+  }, [id, setMessages]);
+
+  const send = useCallback(
+    (text: string) => {
+      setProblem(undefined);
+      lastSent.current = text;
+      if (revertAtRef.current >= 0) {
+        setMessages((all) => all.slice(0, revertAtRef.current));
+        setRevertFinal(true);
+      }
+      void sendMessage({ text });
+      props.onChanged();
+    },
+    [sendMessage, setMessages, props.onChanged],
+  );
+
+  useEffect(() => {
+    const first = props.firstPrompt;
+    if (!first || sentFirstPrompts.has(first)) return;
+    sentFirstPrompts.add(first);
+    send(first.text);
+  }, [props.firstPrompt, send]);
+
+  // Tell the list what this session is doing, as this page sees it.
+  const subagentRequests = busy ? Object.values(permissions).filter((p) => p.sessionID !== id && !answered.has(p.id)) : [];
+  // A call shown waiting is waiting for you whether or not a stream is attached (after a restart).
+  const liveStatus: SessionStatus | undefined =
+    waitsForApproval(messages.at(-1)) || subagentRequests.length > 0 ? "waiting" : busy ? "working" : undefined;
+  useEffect(() => props.onLiveStatus(liveStatus), [liveStatus, props.onLiveStatus]);
+  useEffect(() => () => props.onLiveStatus(undefined), [props.onLiveStatus]);
+
+  // After an answer while no stream is attached (the run was started by another tab, or the
+  // server restarted), follow the run the answer lets go on until the session is idle again.
+  const following = useRef(false);
+  const follow = useCallback(async () => {
+    if (following.current) return;
+    following.current = true;
+    try {
+      for (let tries = 0; tries < 40 && !attached.current; tries++) {
+        await resumeStream();
+        const { busy: running } = await api.session(id);
+        if (!running) break;
+        await sleep(250);
+      }
+      if (!attached.current) await reload();
+      props.onChanged();
+    } catch (failure) {
+      setProblem(describeError(failure));
+    } finally {
+      following.current = false;
+    }
+  }, [id, resumeStream, reload, props.onChanged]);
+
+  const answer = (approvalId: string, choice: ApprovalChoice) => {
+    setProblem(undefined);
+    setAnswered((known) => new Set(known).add(approvalId));
+    // Shown at once here; the server is told now (useChat posts nothing while its stream is open).
+    void addToolApprovalResponse({ id: approvalId, approved: choice.approved, ...(choice.reason ? { reason: choice.reason } : {}) });
+    api
+      .answer(id, [{ id: approvalId, ...choice }])
+      .then(() => {
+        if (!attached.current) void follow();
+      })
+      .catch((failure: unknown) => {
+        setProblem(describeError(failure));
+        setAnswered((known) => {
+          const left = new Set(known);
+          left.delete(approvalId);
+          return left;
+        });
+        void reload(); // the request is shown waiting again
+      });
+  };
+
+  const stopRun = useCallback(() => {
+    api.abort(id).catch((failure: unknown) => setProblem(describeError(failure)));
+  }, [id]);
+
+  // Esc stops the run (unless a dialog or a feedback box has it).
+  useEffect(() => {
+    if (!busy) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && !event.defaultPrevented && !document.querySelector("dialog[open]")) stopRun();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [busy, stopRun]);
+
+  // The connection dropped (server stopped or restarting, network gone): try again every second;
+  // once the server answers, show what it stored and rejoin the run if one goes on.
+  const lost = error !== undefined && isUnreachable(error);
+  const reconnect = useCallback(async () => {
+    const fresh = await Promise.all([api.messages(id), api.pending(id)]);
+    clearError();
+    setPermissions((known) => ({ ...known, ...Object.fromEntries(fresh[1].map((p) => [p.id, p])) }));
+    setMessages(fresh[0]);
+    // A message that never reached the server goes back into the box instead of vanishing.
+    const unsent = lastSent.current;
+    if (unsent && !fresh[0].some((m) => m.role === "user" && m.parts.some((p) => p.type === "text" && p.text === unsent))) setDraft((now) => now || unsent);
+    lastSent.current = undefined;
+    props.onChanged();
+    void resumeStream();
+  }, [id, clearError, setMessages, resumeStream, props.onChanged]);
+  useRetryWhileUnreachable(lost, reconnect, (failure) => {
+    // The server is back but refuses (a new token after a restart): say so, stop trying.
+    clearError();
+    setProblem(describeError(failure));
+  });
+
+  // Follow the answer as it streams, unless the reader scrolled up.
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [messages, error, problem]); // a notice at the end is news too
+
+  // A new message after a revert makes it final: the server drops the reverted messages.
+  const [revertFinal, setRevertFinal] = useState(false);
+  const reverted = revertFinal ? undefined : session.revert?.messageID;
   const revertAt = reverted ? messages.findIndex((m) => m.id === reverted) : -1;
   const shown = revertAt >= 0 ? messages.slice(0, revertAt) : messages;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!input.trim() || busy) return;
-    void sendMessage({ text: input });
-    setInput("");
-  };
-
-  const [answered, setAnswered] = useState<Set<string>>(new Set());
-  const answer = (approvalId: string, approved: boolean) => {
-    // Shown at once in this client; the server is told now (the stream is still open).
-    void addToolApprovalResponse({ id: approvalId, approved });
-    void api.approve(session.id, approvalId, approved);
-    setAnswered((known) => new Set(known).add(approvalId));
-  };
-  // A subagent's requests belong to no tool card of this chat: they are listed on their own.
-  const subagentRequests = busy ? Object.values(permissions).filter((p) => p.sessionID !== session.id && !answered.has(p.id)) : [];
-
-  const stopRun = () => {
-    void stop();
-    void api.abort(session.id);
+  revertAtRef.current = revertAt;
+  const revert = (messageID: string) => {
+    setConfirmRevert(undefined);
+    api
+      .revert(id, messageID)
+      .then(() => props.onChanged({ reopen: true }))
+      .catch((failure: unknown) => setProblem(describeError(failure)));
   };
 
   return (
     <main className="chat">
-      <div className="messages" data-testid="messages">
+      <div
+        className="messages"
+        data-testid="messages"
+        ref={scroller}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+        }}
+      >
+        {shown.length === 0 && !reverted && !busy && <EmptyState onExample={setDraft} />}
         {shown.map((message) => (
-          <div key={message.id} className={`message message-${message.role}`} data-testid={`message-${message.role}`}>
-            {message.role === "user" && !busy && (
-              <button
-                className="revert secondary"
-                data-testid="revert"
-                title="Undo this message and the file changes made since"
-                onClick={() => void api.revert(session.id, message.id).then(props.onChanged)}
-              >
-                Revert to here
-              </button>
-            )}
-            {message.parts.map((part, i) => {
-              if (part.type === "text") return <div key={i} className="text">{part.text}</div>;
-              if (part.type === "reasoning")
-                return (
-                  <details key={i} className="reasoning" open data-testid="reasoning">
-                    <summary>Thinking</summary>
-                    {part.text}
-                  </details>
-                );
-              if (part.type.startsWith("tool-")) {
-                const tool = part as unknown as ToolPartView;
-                return <ToolCard key={i} part={tool} permission={tool.approval ? permissions[tool.approval.id] : undefined} onAnswer={answer} />;
-              }
-              if (part.type === "data-patch") return <div key={i} className="patch">Changed {(part.data as { files: string[] }).files.join(", ")}</div>;
-              return null;
-            })}
-            {message.role === "assistant" && message.metadata?.finish === "aborted" && <div className="stopped">Stopped.</div>}
-          </div>
+          <MessageView
+            key={message.id}
+            message={message}
+            permissions={permissions}
+            onAnswer={answer}
+            {...(message.role === "user" && !busy ? { onRevert: () => setConfirmRevert(message.id) } : {})}
+          />
         ))}
+        {busy && shown.at(-1)?.role === "user" && (
+          <div className="working" data-testid="working">
+            Working…
+          </div>
+        )}
         {reverted && (
           <div className="reverted" data-testid="reverted">
             Reverted: the later messages and their file changes are undone.{" "}
-            <button className="secondary" onClick={() => void api.unrevert(session.id).then(props.onChanged)}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                api
+                  .unrevert(id)
+                  .then(() => props.onChanged({ reopen: true }))
+                  .catch((failure: unknown) => setProblem(describeError(failure)))
+              }
+            >
               Undo revert
             </button>
           </div>
         )}
         {subagentRequests.map((request) => (
-          <div key={request.id} className="approval" data-testid="subagent-approval">
-            <span>
-              A subagent asks: {request.permission} {request.patterns.join(", ")}
-            </span>
-            <button onClick={() => answer(request.id, true)}>Approve</button>
-            <button className="secondary" onClick={() => answer(request.id, false)}>
-              Reject
-            </button>
+          <div key={request.id} className="subagent-approval" data-testid="subagent-approval">
+            <div>A subagent asks:</div>
+            <ApprovalBar tool={request.permission} permission={request} onAnswer={(choice) => answer(request.id, choice)} />
           </div>
         ))}
-        {error && <div className="error">{error.message}</div>}
-        <div ref={bottom} />
-      </div>
-      <form className="composer" onSubmit={submit}>
-        <input data-testid="prompt" value={input} placeholder="Ask Lathe to change something…" onChange={(e) => setInput(e.target.value)} />
-        {busy ? (
-          <button type="button" data-testid="stop" onClick={stopRun}>
-            Stop
-          </button>
+        {lost ? (
+          <div className="notice" role="status" data-testid="reconnecting">
+            Lost the connection to the server. Reconnecting…{" "}
+            <button type="button" className="secondary" onClick={() => void reconnect().catch(() => undefined)}>
+              Retry now
+            </button>
+          </div>
         ) : (
-          <button type="submit" data-testid="send">
-            Send
-          </button>
+          error && (
+            <div className="notice notice-error" role="alert" data-testid="chat-error">
+              {describeError(error)}{" "}
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  clearError();
+                  void reload().then(() => resumeStream());
+                }}
+              >
+                Retry
+              </button>
+            </div>
+          )
         )}
-      </form>
+        {problem && (
+          <div className="notice notice-error" role="alert" data-testid="problem">
+            {problem}{" "}
+            <button type="button" className="secondary" onClick={() => setProblem(undefined)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+      </div>
+      <Composer text={draft} onText={setDraft} busy={busy} disabled={lost} onSend={send} onStop={stopRun} />
+      {confirmRevert && (
+        <ConfirmDialog
+          title="Revert to this message?"
+          body="This message and everything after it are taken back, and the files the agent changed since are restored. You can undo the revert afterwards."
+          confirm="Revert"
+          onConfirm={() => revert(confirmRevert)}
+          onCancel={() => setConfirmRevert(undefined)}
+        />
+      )}
     </main>
   );
 }

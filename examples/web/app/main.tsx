@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
+import "highlight.js/styles/github.css";
 import "./styles.css";
 
 createRoot(document.getElementById("root")!).render(
