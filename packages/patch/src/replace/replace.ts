@@ -72,7 +72,7 @@ export function replace(content: string, oldString: string, newString: string, o
   const variants = searchVariants(stripBom(oldString).replace(/\r\n/g, "\n"), stripBom(newString).replace(/\r\n/g, "\n"));
   let last: MatchContext | undefined;
   for (const variant of variants) {
-    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms);
+    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms, last?.cells);
     last = context;
     const matchers = variant.matchers === "exact" ? MATCHERS.slice(0, 1) : variant.matchers === "fuzzy" ? MATCHERS.slice(1) : MATCHERS;
     const found = runChain(context, matchers, options.replaceAll ?? false);
@@ -146,6 +146,7 @@ function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: b
   for (const matcher of matchers) {
     const found = find(matcher);
     if (found.length === 0) continue;
+    refuseUncertain(ctx, matcher, found);
     if (replaceAll) return { matcher: matcher.name, chosen: nonOverlapping(found) };
     if (found.length > 1 && matcher === lineTrimmedMatcher) {
       const kept = find(indentationFlexibleMatcher);
@@ -154,6 +155,20 @@ function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: b
     return { matcher: matcher.name, chosen: found };
   }
   return undefined;
+}
+
+/**
+ * A scored matcher that could not afford to compare some block (lines too long) cannot say there is
+ * no look-alike: refused, naming the lines, rather than replacing one of several possible places.
+ */
+function refuseUncertain(ctx: MatchContext, matcher: Matcher, found: readonly Candidate[]): void {
+  const uncertain = found.filter((c) => c.uncertain);
+  if (uncertain.length === 0) return;
+  const at = uncertain.map((c) => lineAt(ctx.view, c.start) + 1);
+  throw new ReplaceError(
+    `oldString was not found as written, and the ${matcher.name} matcher could not compare it with the block at line${at.length > 1 ? "s" : ""} ${at.join(", ")} (lines too long to compare fuzzily in the time allowed), so it cannot rule out a look-alike. Nothing was changed. Copy oldString exactly from the file.`,
+    { code: "not_found" },
+  );
 }
 
 /**
