@@ -9,6 +9,7 @@ import { BOM, dominantEol, stripBom } from "../text/lines.js";
 import { onCharacterBoundaries } from "./boundaries.js";
 import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search, alignedPairs } from "./candidate.js";
 import { similarity } from "../text/similarity.js";
+import { refuseElision } from "./elision.js";
 import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
 import { indentationFlexibleMatcher, lineTrimmedMatcher } from "./matchers/line-windows.js";
@@ -47,7 +48,9 @@ export interface ReplaceResult {
  * A CRLF file stays CRLF and a BOM is kept.
  *
  * Throws {@link ReplaceError}: `not_found` (with the closest region when one is close), `multiple`
- * (with every match's line), `indentation_mismatch`, `line_number_prefix`, `no_change` or `empty_search`.
+ * (with every match's line), `indentation_mismatch`, `line_number_prefix`, `elision` (a
+ * `// ... existing code ...` line of `newString` stands where `oldString` has real lines),
+ * `no_change` or `empty_search`.
  *
  * @example
  * ```ts
@@ -88,6 +91,7 @@ export function replace(content: string, oldString: string, newString: string, o
     // In a file whose own lines look prefixed (a TSV of numbers), the numbers must be where they point.
     if (variant.prefix && starts[0] !== variant.prefix.firstNumber && fileUsesPrefix(view.lines, variant.prefix.style)) continue;
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
+    refuseElision(variant.search, variant.replacement);
     const pieces: string[] = [];
     let at = 0;
     for (const c of found.chosen.map((c) => asWholeLines(context, c))) {
