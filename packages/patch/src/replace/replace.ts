@@ -10,7 +10,7 @@ import { onCharacterBoundaries } from "./boundaries.js";
 import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search, alignedPairs } from "./candidate.js";
 import { similarity } from "../text/similarity.js";
 import { refuseElision } from "./elision.js";
-import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
+import { detectPrefix, describePrefix, fileUsesPrefix, firstPrefixNumber, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
 import { indentationFlexibleMatcher, lineTrimmedMatcher } from "./matchers/line-windows.js";
 import { notFound } from "./not-found.js";
@@ -176,22 +176,25 @@ function refuseUncertain(ctx: MatchContext, matcher: Matcher, found: readonly Ca
 }
 
 /**
- * A replacement that carries line-number prefixes (every line, numbered from near the matched line)
- * when the search has none would write them into the file: refused, unless the file itself has such lines.
+ * A replacement that carries line-number prefixes (every line, numbered consecutively) when the search
+ * has none would write them into the file: refused when they can only be a copied view — a form that
+ * is never content (read's padded number and tab, `12→`, Codex's `L12: `, grep's `path:12:`) or numbers
+ * that start at the matched line, as the view of those lines showed them. Otherwise the numbers are
+ * content (`2025: launch`, a YAML map `8080: web`, a numbered list) and are written as given; so is
+ * anything when the file itself has such lines.
  */
 function refusePrefixedReplacement(search: string, replacement: string, view: TextView, line: number): void {
   const rLines = replacement.replace(/\n$/, "").split("\n");
   const style = detectPrefix(rLines);
   if (!style || detectPrefix(search.replace(/\n$/, "").split("\n")) || fileUsesPrefix(view.lines, style)) return;
+  const first = firstPrefixNumber(rLines, style)!;
   const firstLine = rLines.find((l) => l.trim() !== "") ?? "";
-  // One line in a plain style (`5: `, `5|`) may be real content. It is a copied prefix when it is in
-  // the read tool's padded form or the arrow's, numbers the matched line, or is all that keeps the
-  // line from resembling oldString (`12: x = 2` for `x = 1`).
-  const unmistakable = /^ *\d+(\t|→)/.test(firstLine) && (style.separator === "→" || /^ *\d+\t/.exec(firstLine)![0].length >= 7);
-  const atLine = Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) <= 2;
+  // One line may also be a view's when the prefix is all that keeps it from resembling oldString
+  // (`12: x = 2` for `x = 1`), or numbers a line next to the match.
   const bare = stripPrefix([firstLine], style)[0]!.trim();
-  const resembles = similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
-  if (rLines.length < 2 && !unmistakable && !atLine && !resembles) return;
+  const resembles = rLines.length === 1 && similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
+  const atMatch = first === line || (rLines.length === 1 && Math.abs(first - line) <= 2);
+  if (!style.unmistakable && !atMatch && !resembles) return;
   throw new ReplaceError(
     `newString starts its lines with line numbers (${describePrefix(style)}), as a file view shows them, but oldString does not; they would be written into the file. Nothing was changed. Give newString without the line-number prefixes.`,
     { code: "line_number_prefix" },
