@@ -24,13 +24,14 @@ const READ_PAD = 6;
 
 const NUMBER = /^ *(\d+)/;
 const CODEX = /^L(\d+):/;
-// `path:12:` (a match) or `path-12-` (a context line): the path has no spaces and is not a number
-// (checked after matching; a lazy path keeps the regex linear on a long line).
+// `path:12:` (a match) or `path-12-` (a context line): the path has no spaces and names a file in
+// a directory or with an extension (so `time:12:30` or `k-22-z` is not taken for one; checked after
+// matching, as a lazy path keeps the regex linear on a long line).
 const GREP_RE = /^([^\s:]+?)([:-])(\d+)\2/;
 
 function grepPrefix(line: string): RegExpExecArray | null {
   const m = GREP_RE.exec(line);
-  return m && /\D/.test(m[1]!) ? m : null;
+  return m && /[./]/.test(m[1]!) && /[^\d./]/.test(m[1]!) ? m : null;
 }
 
 /** The line's number and the rest, when it carries `style`'s prefix (a blank line may have lost the separator's trailing space). */
@@ -83,7 +84,8 @@ export function detectPrefix(lines: readonly string[]): PrefixStyle | undefined 
       if (split.rest !== "") withText++;
       previous = split.number;
     }
-    if (ok && withText > 0) return style;
+    // grep's view holds a match line (`path:12:`); context lines alone (`a-b-1-x`) are not taken for one.
+    if (ok && withText > 0 && (style.separator !== "grep" || lines.some((l) => grepPrefix(l)?.[2] === ":"))) return style;
   }
   return undefined;
 }
