@@ -72,13 +72,14 @@ function nextChar(text: string, i: number): string {
 
 /** A one-line search found inside a line once both are folded. */
 function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
-  // Folding changes only non-ASCII text: in an ASCII file the whole-line forms already said everything.
-  if (!/[^\x00-\x7f]/.test(ctx.view.text)) return [];
+  // Folding changes only non-ASCII text: an ASCII search in an ASCII line was the earlier matchers' to find.
+  const asciiSearch = !/[^\x00-\x7f]/.test(searchLine);
+  if (asciiSearch && !/[^\x00-\x7f]/.test(ctx.view.text)) return [];
   const needle = fold(searchLine.trim()).text;
   if (needle === "") return [];
   const found: Candidate[] = [];
   ctx.view.lines.forEach((line, i) => {
-    if (!/[^\x00-\x7f]/.test(line)) return;
+    if (asciiSearch && !/[^\x00-\x7f]/.test(line)) return;
     const f = fold(line);
     for (let at = f.text.indexOf(needle); at !== -1; at = f.text.indexOf(needle, at + 1)) {
       const last = at + needle.length - 1;
