@@ -20,6 +20,13 @@ export function cellBudget(cells: number): CellBudget {
   return { left: cells };
 }
 
+/**
+ * A band this cheap is not charged to the budget: short lines cost what they always did (linear in
+ * the file), and the budget only stops the quadratic cost of long ones — so many short comparisons
+ * (625 near-identical blocks) never exhaust it and turn a clear verdict into an uncertain one.
+ */
+const FREE_CELLS = 1 << 16;
+
 /** The narrowest band tried first: most near-identical lines differ by less. */
 const FIRST_BAND = 32;
 
@@ -93,13 +100,13 @@ export function measureDistance(a: string, b: string, limit: number, budget: Cel
   let above = gap - 1;
   for (;;) {
     const cells = longer * (2 * band + 1);
-    if (cells > budget.left) {
+    if (cells > FREE_CELLS && cells > budget.left) {
       // Too costly to compute: the pairs of characters the two do not share may still rule it out.
       const floor = pairDistanceFloor(x, y);
       if (floor > limit) return { distance: limit + 1 };
       return { undetermined: true, above: Math.max(above, floor - 1, 0) };
     }
-    budget.left -= cells;
+    if (cells > FREE_CELLS) budget.left -= cells;
     const d = boundedLevenshtein(x, y, band);
     if (d <= band) return { distance: d };
     if (band >= limit) return { distance: limit + 1 };
