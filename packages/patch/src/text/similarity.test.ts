@@ -80,13 +80,15 @@ describe("long lines (issue 33)", () => {
       halfRewritten: long.slice(0, 50_000) + line(50_000, 13),
       other: line(100_000, 31),
     };
+    refusal(() => replace(file, shapes.oneChar, "x")); // warm-up: the first call also compiles the code
     for (const [name, search] of Object.entries(shapes)) {
       const start = performance.now();
       const error = refusal(() => replace(file, search, "x"));
       const ms = performance.now() - start;
       expect(error.code, name).toBe("not_found");
-      // 50 ms on an idle machine (bench/patch.bench.ts); the margin is for a loaded CI runner.
-      expect(ms, name).toBeLessThan(400);
+      // ≈ 10–20 ms on an idle machine (bench/patch.bench.ts); the quadratic search took minutes here.
+      // The bound leaves a loaded 2-core CI runner its margin and still fails any quadratic cost.
+      expect(ms, name).toBeLessThan(1500);
       if (name !== "other") expect(error.nearMiss?.startLine, name).toBe(2);
     }
   });
