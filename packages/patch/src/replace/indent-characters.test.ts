@@ -32,6 +32,11 @@ describe("tabs for levels, spaces for alignment (kernel style)", () => {
     expect(show(out.content)).toBe(show(c.replace("\t\treturn -EINVAL;\n\treturn 0;", '\t\treturn -EBUSY;\n\tpr_info("ok\\n");\n\treturn 0;')));
   });
 
+  it("maps a search that wrote a tab where the file aligns with spaces", () => {
+    const out = replace(c, "\tif (dev->flags &&\n\t\tid->flags)\n\t\treturn -EINVAL;", "\tif (dev->flags &&\n\t\tid->flags &&\n\t\tid->mask)\n\t\treturn -EINVAL;");
+    expect(show(out.content)).toContain(show("\tif (dev->flags &&\n\t    id->flags &&\n\t    id->mask)\n\t\treturn -EINVAL;"));
+  });
+
   it("keeps a signature's alignment when a parameter line is added", () => {
     const out = replace(c, "static int probe(struct device *dev,\n                 const struct id *id)", "static int probe(struct device *dev,\n                 const struct id *id,\n                 unsigned int flags)");
     expect(show(out.content)).toContain(show("\t\t const struct id *id,\n\t\t unsigned int flags)"));

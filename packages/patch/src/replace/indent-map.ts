@@ -40,7 +40,7 @@ export function inferIndentMap(pairs: readonly IndentPair[], replacementIndents:
   const fKind = kindOf(pairs.map((p) => p.file));
   if (sKind === "mixed" || fKind === "mixed") {
     const prefixed = prefixMap(pairs);
-    if ("map" in prefixed || sKind !== "space") return prefixed;
+    if ("map" in prefixed) return prefixed;
     return columnMap(pairs) ?? prefixed;
   }
   // The file's own space character (U+3000, NBSP) is written in new indentation, not ASCII spaces.
@@ -95,24 +95,25 @@ const TAB_WIDTHS = [4, 8, 2, 3] as const;
 
 /**
  * Kernel style — tabs for levels, spaces for alignment (`\tif (a &&` / `\t    b)`) — written by the
- * model in spaces only: the file's indentation read as columns at some tab width must differ line by
- * line exactly as the search's does. A new line then gets the file's columns as tabs and, for what is
+ * model in spaces only, or with a tab where the file aligns with spaces: both read as columns at some
+ * tab width must differ line by line by the same amount. A new line then gets the file's columns as tabs and, for what is
  * left over, alignment spaces (transcribe.ts first copies the indentation of a line the model
  * indented the same way, so a continuation line keeps its alignment).
  */
 function columnMap(pairs: readonly IndentPair[]): IndentInference | undefined {
-  if (!pairs.every((p) => /^\t* *$/.test(p.file) && /^ *$/.test(p.search))) return undefined;
+  const tabsThenSpaces = /^\t* *$/;
+  if (!pairs.every((p) => tabsThenSpaces.test(p.file) && tabsThenSpaces.test(p.search))) return undefined;
   for (const tab of TAB_WIDTHS) {
     const columns = (indent: string): number => {
       const tabs = /^\t*/.exec(indent)![0].length;
       return tabs * tab + indent.length - tabs;
     };
-    const offset = columns(pairs[0]!.file) - pairs[0]!.search.length;
-    if (!pairs.every((p) => columns(p.file) - p.search.length === offset)) continue;
+    const offset = columns(pairs[0]!.file) - columns(pairs[0]!.search);
+    if (!pairs.every((p) => columns(p.file) - columns(p.search) === offset)) continue;
     return {
       map: (indent) => {
-        if (!/^ *$/.test(indent)) return indent;
-        const column = Math.max(0, indent.length + offset);
+        if (!tabsThenSpaces.test(indent)) return indent;
+        const column = Math.max(0, columns(indent) + offset);
         return "\t".repeat(Math.floor(column / tab)) + " ".repeat(column % tab);
       },
     };
