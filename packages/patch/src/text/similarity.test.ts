@@ -100,6 +100,16 @@ describe("long lines (issue 33)", () => {
     expect(error.message).toMatch(/could not compare it with the block at line 1/);
   });
 
+  it("refuses a long prose line that is not there with a ReplaceError, and finds one inside a line with other spacing", () => {
+    const words = Array.from({ length: 14_000 }, (_, i) => `w${(i * 7919) % 1000}`).join(" ");
+    const prose = `intro\n${words}\noutro\n`;
+    // Built as one pattern from the search, this once exceeded the regular-expression engine's size limit (a SyntaxError).
+    expect(refusal(() => replace(prose, words.replace("w500", "w5000"), "x")).code).toBe("not_found");
+    const inside = `intro\nsay: ${words} (end)\noutro\n`;
+    const spaced = words.replace(/ /g, "  ");
+    expect(replace(inside, spaced, "short").content).toBe("intro\nsay: short (end)\noutro\n");
+  });
+
   it("still applies an exact or near-exact edit of a long line", () => {
     expect(replace(file, long, "short").content).toBe("// top\nshort\n// end\n");
     expect(replace(file, `  ${long}   `, "short").content).toBe("// top\nshort\n// end\n");

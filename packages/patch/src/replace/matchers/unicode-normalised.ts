@@ -30,6 +30,8 @@ function fold(line: string): { text: string; from: number[]; to: number[] } {
   const from: number[] = [];
   const to: number[] = [];
   let lastWasSpace = false;
+  // A line repeats few distinct characters: each is folded once.
+  const seen = new Map<string, string>();
   for (let start = 0; start < line.length; ) {
     const code = line.charCodeAt(start);
     if (code > 0x20 && code < 0x7f && !(start + 1 < line.length && line.charCodeAt(start + 1) >= 0x300 && COMBINING.test(nextChar(line, start + 1)))) {
@@ -47,7 +49,11 @@ function fold(line: string): { text: string; from: number[]; to: number[] } {
       start = end;
       continue;
     }
-    const folded = WHITESPACE.test(cluster) ? " " : foldPunctuation(cluster).normalize("NFC");
+    let folded = seen.get(cluster);
+    if (folded === undefined) {
+      folded = WHITESPACE.test(cluster) ? " " : foldPunctuation(cluster).normalize("NFC");
+      seen.set(cluster, folded);
+    }
     if (folded === " " && lastWasSpace) {
       to[to.length - 1] = end;
       start = end;
