@@ -5,8 +5,11 @@
 //    there, vs OpenCode-style block scoring (an unbounded Levenshtein for every anchored block).
 // 4. replace()'s worst case on a 5,000-line file of 625 near-identical blocks, over searches that are
 //    stale, prefixed, escaped, re-indented, ambiguous or unique, vs OpenCode-style block scoring;
-// 5. the edit-accuracy corpus (packages/patch/src/replace/corpus) scored by category: right,
-//    refused where it should have applied, and wrong-block replacements (must be 0).
+// 5. a near-miss refusal on one 100,000-character line (a stale edit: one character differs, and a
+//    rewritten line), vs the near-miss search before issue 33 (bench/lib/near-miss-quadratic.ts),
+//    whose banded Levenshtein is quadratic on one long line — timed once, it takes minutes;
+// 6. the edit-accuracy corpus (packages/patch/src/replace/corpus) scored by category: right,
+//    refused where it should have applied, and wrong-block replacements (must be 0), and its worst case.
 // Run: npm run build -w packages/patch && npx node bench/patch.bench.ts
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +18,8 @@ import { join } from "node:path";
 import { applyPatch, diffToPatch, generateDiff, replace } from "@lathe/patch";
 import { type BenchFigure, medianMs, report } from "./lib/report.ts";
 import { corpusFigures } from "./lib/edit-corpus.ts";
+import { cpuMs, medianCpuMs } from "./lib/cpu-time.ts";
+import { quadraticNearMiss } from "./lib/near-miss-quadratic.ts";
 
 const work = mkdtempSync(join(tmpdir(), "lathe-bench-patch-"));
 const RUNS = 5;
@@ -118,6 +123,32 @@ try {
   const blockStale = blockSearches.stale!.split("\n");
   const openCodeBlocks = await medianMs(() => unboundedBlockScoring(blockLines, blockStale), RUNS);
 
+  // --- 5. near-miss refusal on one 100,000-character line ----------------------------------------
+  const LONG = 100_000;
+  const longLine = Array.from({ length: LONG }, (_, i) => String.fromCharCode(97 + ((i * 7919 + ((i * i) % 7)) % 26))).join("");
+  const longFile = fileOf(["// generated", longLine, "// end"]);
+  const longSearches: Record<string, string> = {
+    "one character changed": `${longLine.slice(0, LONG / 2)}X${longLine.slice(LONG / 2 + 1)}`,
+    "every 97th character changed": [...longLine].map((c, i) => (i % 97 === 0 ? "Z" : c)).join(""),
+    "second half rewritten": longLine.slice(0, LONG / 2) + Array.from({ length: LONG / 2 }, (_, i) => String.fromCharCode(97 + ((i * 13) % 26))).join(""),
+    "a different line": Array.from({ length: LONG }, (_, i) => String.fromCharCode(97 + ((i * 31 + ((i * i) % 7)) % 26))).join(""),
+  };
+  // CPU time, not wall time: the figure is about the algorithm's cost, which a loaded machine hides.
+  let worstLong = 0;
+  let worstLongName = "";
+  for (const [name, text] of Object.entries(longSearches)) {
+    const ms = medianCpuMs(() => {
+      try {
+        replace(longFile, text, "x");
+      } catch {
+        // refused: not found, with or without a near miss
+      }
+    }, RUNS);
+    if (ms > worstLong) [worstLong, worstLongName] = [ms, name];
+  }
+  // Today's algorithm is quadratic here: one run of its near-miss search alone, on the easiest shape.
+  const quadratic = cpuMs(() => quadraticNearMiss(longFile.split("\n"), [longSearches["one character changed"]!]));
+
   report(import.meta.url, [
     {
       name: `apply ${chunks}-chunk patch to a 100,000-line file (directory)`,
@@ -147,6 +178,14 @@ try {
       baselineValue: openCodeBlocks,
       target: "< 100 ms per call",
       note: `worst of ${Object.keys(blockSearches).join(", ")} searches: ${worstName} (whole chain, three readings, near miss; the baseline is one matcher's scoring of the stale search)`,
+    },
+    {
+      name: "near-miss refusal on one 100,000-character line (whole replace() call, CPU ms)",
+      value: worstLong,
+      baseline: "the near-miss search before issue 33, alone (one run, CPU ms)",
+      baselineValue: quadratic,
+      target: "≤ 50 ms",
+      note: `worst of ${Object.keys(longSearches).join(", ")}: ${worstLongName}; the baseline ran on the one-character change`,
     },
     ...(await corpusFigures()),
   ] satisfies BenchFigure[]);

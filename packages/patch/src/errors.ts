@@ -106,7 +106,9 @@ export type ReplaceErrorCode =
   /** The search matched only with another indentation, and the file nests its lines differently. */
   | "indentation_mismatch"
   /** `newString` carries line-number prefixes (copied from a file view) that `oldString` does not. */
-  | "line_number_prefix";
+  | "line_number_prefix"
+  /** A line of `newString` that only stands for code left out (`// ... existing code ...`) replaces real lines of `oldString`. */
+  | "elision";
 
 /** Data of a {@link ReplaceError}. */
 export interface ReplaceErrorData {

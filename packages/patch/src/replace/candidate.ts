@@ -1,8 +1,12 @@
 // What the matchers produce and share.
 import { collapseWhitespace } from "../text/normalize.js";
+import { type CellBudget, cellBudget } from "../text/similarity.js";
 import type { TextView } from "./view.js";
 
 const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Cells of one edit's fuzzy line comparisons, across matchers and readings of a context. */
+const MATCHER_CELLS = 10_000_000;
 
 /** A span of the file a matcher proposes to replace. */
 export interface Candidate {
@@ -14,6 +18,11 @@ export interface Candidate {
    * replacement. Undefined for substring matches.
    */
   pairs?: Array<[number, number]>;
+  /**
+   * A scored matcher could not afford to tell whether this block resembles the search (lines too
+   * long to compare within the budget): it may be a look-alike, so nothing is replaced while one is found.
+   */
+  uncertain?: boolean;
 }
 
 /** The search text in the forms the matchers need. */
@@ -33,12 +42,15 @@ export class MatchContext {
   readonly view: TextView;
   readonly search: Search;
   private readonly forms: Map<(line: string) => string, string[]>;
+  /** Levenshtein cells the scored matchers of this edit may fill in all (≈ 30 ms), shared by its readings. */
+  readonly cells: CellBudget;
 
   /** `forms` may be shared by contexts of one view (several readings of one search). */
-  constructor(view: TextView, search: Search, forms = new Map<(line: string) => string, string[]>()) {
+  constructor(view: TextView, search: Search, forms = new Map<(line: string) => string, string[]>(), cells = cellBudget(MATCHER_CELLS)) {
     this.view = view;
     this.search = search;
     this.forms = forms;
+    this.cells = cells;
   }
 
   /** The normalised line forms computed so far, to share with another context of the same view. */

@@ -43,6 +43,8 @@ export class Conventions {
   private readonly fileText: string;
   private nfd = false;
   private nfc = false;
+  /** The model typed ASCII where the file has typographic characters (a dash, a quote, an odd space). */
+  private typedPlain = false;
 
   /** `fileText`: the whole file, to tell a prose file's typography from a program's. */
   constructor(fileText = "") {
@@ -51,11 +53,12 @@ export class Conventions {
 
   /** True while nothing was learned (added text is then written as typed). */
   isEmpty(): boolean {
-    return this.forms.size === 0 && !this.nfd && !this.nfc;
+    return this.forms.size === 0 && !this.nfd && !this.nfc && !this.typedPlain;
   }
 
   /** Records the characters of one normalised stretch (search form → file form). */
   learn(search: string, file: string): void {
+    if (search !== file && foldPunctuation(file) !== file && foldPunctuation(search) === search) this.typedPlain = true;
     const s = [...search];
     const f = [...file];
     if (s.length === f.length) {
@@ -74,6 +77,26 @@ export class Conventions {
     this.forms.set(key, file);
   }
 
+  /**
+   * The form a quote class takes in added text: the form the match showed, or — once the match showed
+   * the model typing ASCII for the file's typography — the file's own quotes where it never writes
+   * the plain one (a prose file's quotes, even those the matched lines did not contain).
+   */
+  private formOf(key: string): string | undefined {
+    const form = this.forms.get(key);
+    if (form !== undefined || (key !== "double" && key !== "single") || !this.typedPlain) return form;
+    const pair = this.pairOf(key);
+    return pair && !this.fileText.includes(PLAIN[key]!) ? pair.open : undefined;
+  }
+
+  /** The file's opening and closing quotes of a class, learned from the whole file (cached). */
+  pairOf(key: string): QuotePair | undefined {
+    if (!this.pairs.has(key)) this.pairs.set(key, learnPair(this.fileText, key));
+    return this.pairs.get(key);
+  }
+
+  private readonly pairs = new Map<string, QuotePair | undefined>();
+
   /** Added text in the file's conventions (`before`: the text written just before it). */
   apply(text: string, before: string): string {
     const ellipsis = this.forms.get("ellipsis");
@@ -85,8 +108,8 @@ export class Conventions {
     for (const char of text) {
       let c = char;
       const key = classOf(char);
-      const form = key && key !== "ellipsis" ? this.forms.get(key) : undefined;
-      if (form !== undefined) c = styled(key!, form, previous);
+      const form = key && key !== "ellipsis" ? this.formOf(key) : undefined;
+      if (form !== undefined) c = styled(key!, form, previous, this.pairOf(key!));
       out += c;
       previous = c;
     }
@@ -98,16 +121,68 @@ export class Conventions {
 
 /** The character class a fold maps together: double quotes, single quotes, dashes, ellipsis. */
 function classOf(char: string): string | undefined {
-  if (/^["\u201C\u201D\u201E\u201F]$/.test(char)) return "double";
-  if (/^['\u2018\u2019\u201A\u201B]$/.test(char)) return "single";
+  if (/^["\u201C\u201D\u201E\u201F\u00AB\u00BB]$/.test(char)) return "double";
+  if (/^['\u2018\u2019\u201A\u201B\u2039\u203A]$/.test(char)) return "single";
   if (char === "..." || char === "\u2026") return "ellipsis";
   if (/^[\u2013\u2014]$/.test(char)) return "dash";
   return undefined;
 }
 
-/** The file's form of a class, curly quotes turned by position (opening after a space or bracket). */
-function styled(key: string, form: string, previous: string): string {
+/** A locale's quotation marks as a file writes them: English “…”, German „…“, French « … », Swedish ”…”. */
+export interface QuotePair {
+  open: string;
+  close: string;
+  /** The space a file puts inside its quotes (French `« bonjour »`), or "". */
+  inner: string;
+}
+
+const TYPOGRAPHIC: Record<string, RegExp> = { double: /[\u201C\u201D\u201E\u201F\u00AB\u00BB]/g, single: /[\u2018\u2019\u201A\u201B\u2039\u203A]/g };
+/** What closes an opening mark when the file shows no closing one. */
+const CLOSER: Record<string, string> = { "\u201C": "\u201D", "\u201E": "\u201C", "\u00AB": "\u00BB", "\u00BB": "\u00AB", "\u2018": "\u2019", "\u201A": "\u2018", "\u2039": "\u203A", "\u203A": "\u2039", "\u201D": "\u201D", "\u2019": "\u2019" };
+const INNER_SPACE = /[ \u00A0\u202F\u2009]/;
+
+/**
+ * The file's quotes of a class by position: a mark after a space, bracket or line start that precedes
+ * text opens; a mark after text that precedes a space, punctuation or line end closes (an apostrophe
+ * inside a word is neither). The most frequent of each wins; guillemets may have a space inside.
+ */
+function learnPair(text: string, key: string): QuotePair | undefined {
+  const opens = new Map<string, number>();
+  const closes = new Map<string, number>();
+  const inner = new Map<string, number>();
+  // Openings seen, of which `inner` counts those followed by a space.
+  let seen = 0;
+  const re = new RegExp(TYPOGRAPHIC[key]!.source, "g");
+  for (const m of text.matchAll(re)) {
+    const mark = m[0];
+    const before = text[m.index - 1] ?? "\n";
+    const after = text[m.index + 1] ?? "\n";
+    if (/[\u00AB\u00BB\u2039\u203A]/.test(mark) && INNER_SPACE.test(after) && /\s/.test(before)) {
+      // French spacing (`« bonjour »`): spaces on both sides, so the mark's own direction decides.
+      if (/[\u00AB\u2039]/.test(mark)) {
+        opens.set(mark, (opens.get(mark) ?? 0) + 1);
+        inner.set(after, (inner.get(after) ?? 0) + 1);
+        seen++;
+      } else closes.set(mark, (closes.get(mark) ?? 0) + 1);
+    } else if (/[\s([{\u2014\u2013-]/.test(before) && !/\s/.test(after)) {
+      opens.set(mark, (opens.get(mark) ?? 0) + 1);
+      seen++;
+    } else if (!/\s/.test(before) && !/[\p{L}\p{N}]/u.test(after)) closes.set(mark, (closes.get(mark) ?? 0) + 1);
+  }
+  const top = (counts: Map<string, number>): string | undefined => [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const open = top(opens);
+  const close = top(closes);
+  if (!open && !close) return undefined;
+  const opening = open ?? (close === "\u201C" ? "\u201E" : close === "\u2018" ? "\u201A" : (CLOSER[close!] ?? close!));
+  const spaced = top(inner);
+  const innerSpace = spaced !== undefined && inner.get(spaced)! * 2 > seen ? spaced : "";
+  return { open: opening, close: close ?? CLOSER[opening] ?? opening, inner: innerSpace };
+}
+
+/** The file's form of a class, quotes turned by position (opening after a space or bracket) into the file's pair. */
+function styled(key: string, form: string, previous: string, pair?: QuotePair): string {
   const opening = previous === "" || /[\s([{\u2014\u2013-]$/.test(previous);
+  if ((key === "double" || key === "single") && pair && form !== PLAIN[key]) return opening ? pair.open + pair.inner : pair.inner + pair.close;
   if (key === "double" && /[\u201C\u201D]/.test(form)) return opening ? "\u201C" : "\u201D";
   if (key === "single" && /[\u2018\u2019]/.test(form)) return opening ? "\u2018" : "\u2019";
   return form;

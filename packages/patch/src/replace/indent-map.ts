@@ -38,7 +38,13 @@ export function inferIndentMap(pairs: readonly IndentPair[], replacementIndents:
   if (pairs.every((p) => p.search === p.file)) return { map: identity };
   const sKind = kindOf(pairs.map((p) => p.search));
   const fKind = kindOf(pairs.map((p) => p.file));
-  if (sKind === "mixed" || fKind === "mixed") return prefixMap(pairs);
+  if (sKind === "mixed" || fKind === "mixed") {
+    const prefixed = prefixMap(pairs);
+    if ("map" in prefixed) return prefixed;
+    return columnMap(pairs) ?? prefixed;
+  }
+  // The file's own space character (U+3000, NBSP) is written in new indentation, not ASCII spaces.
+  const space = spaceCharOf(pairs.map((p) => p.file));
   const xs = pairs.map((p) => width(p.search));
   const ys = pairs.map((p) => width(p.file));
   const x0 = Math.min(...xs);
@@ -79,9 +85,47 @@ export function inferIndentMap(pairs: readonly IndentPair[], replacementIndents:
       const levels = Math.floor((x - x0) / unitS);
       const rem = x - x0 - levels * unitS + extra;
       const y = Math.max(0, y0 + levels * stepF);
-      return (outKind === "tab" ? "\t".repeat(y) : " ".repeat(y)) + " ".repeat(rem);
+      return outKind === "tab" ? "\t".repeat(y) + " ".repeat(rem) : space.repeat(y + rem);
     },
   };
+}
+
+/** Tab widths tried, in turn, for a model that wrote a tabs-and-alignment file in spaces (4 is what models use most). */
+const TAB_WIDTHS = [4, 8, 2, 3] as const;
+
+/**
+ * Kernel style — tabs for levels, spaces for alignment (`\tif (a &&` / `\t    b)`) — written by the
+ * model in spaces only, or with a tab where the file aligns with spaces: both read as columns at some
+ * tab width must differ line by line by the same amount. A new line then gets the file's columns as tabs and, for what is
+ * left over, alignment spaces (transcribe.ts first copies the indentation of a line the model
+ * indented the same way, so a continuation line keeps its alignment).
+ */
+function columnMap(pairs: readonly IndentPair[]): IndentInference | undefined {
+  const tabsThenSpaces = /^\t* *$/;
+  if (!pairs.every((p) => tabsThenSpaces.test(p.file) && tabsThenSpaces.test(p.search))) return undefined;
+  for (const tab of TAB_WIDTHS) {
+    const columns = (indent: string): number => {
+      const tabs = /^\t*/.exec(indent)![0].length;
+      return tabs * tab + indent.length - tabs;
+    };
+    const offset = columns(pairs[0]!.file) - columns(pairs[0]!.search);
+    if (!pairs.every((p) => columns(p.file) - columns(p.search) === offset)) continue;
+    return {
+      map: (indent) => {
+        if (!tabsThenSpaces.test(indent)) return indent;
+        const column = Math.max(0, columns(indent) + offset);
+        return "\t".repeat(Math.floor(column / tab)) + " ".repeat(column % tab);
+      },
+    };
+  }
+  return undefined;
+}
+
+/** The one character the file's indentation is made of when it is an odd space (U+3000, NBSP…), else an ASCII space. */
+function spaceCharOf(indents: readonly string[]): string {
+  const chars = new Set(indents.join("").replace(/\t/g, ""));
+  const only = chars.size === 1 ? [...chars][0]! : " ";
+  return only !== " " && /\s/.test(only) ? only : " ";
 }
 
 /** The file's own indentation unit: tabs when most indented lines use them, else the most common step between lines. */

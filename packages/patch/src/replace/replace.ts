@@ -9,7 +9,8 @@ import { BOM, dominantEol, stripBom } from "../text/lines.js";
 import { onCharacterBoundaries } from "./boundaries.js";
 import { type Candidate, MatchContext, type Matcher, type MatcherName, type Search, alignedPairs } from "./candidate.js";
 import { similarity } from "../text/similarity.js";
-import { detectPrefix, describePrefix, fileUsesPrefix, stripPrefix } from "./line-prefix.js";
+import { refuseElision } from "./elision.js";
+import { detectPrefix, describePrefix, fileUsesPrefix, firstPrefixNumber, stripPrefix } from "./line-prefix.js";
 import { MATCHERS } from "./matchers/index.js";
 import { indentationFlexibleMatcher, lineTrimmedMatcher } from "./matchers/line-windows.js";
 import { notFound } from "./not-found.js";
@@ -47,7 +48,9 @@ export interface ReplaceResult {
  * A CRLF file stays CRLF and a BOM is kept.
  *
  * Throws {@link ReplaceError}: `not_found` (with the closest region when one is close), `multiple`
- * (with every match's line), `indentation_mismatch`, `line_number_prefix`, `no_change` or `empty_search`.
+ * (with every match's line), `indentation_mismatch`, `line_number_prefix`, `elision` (a
+ * `// ... existing code ...` line of `newString` stands where `oldString` has real lines),
+ * `no_change` or `empty_search`.
  *
  * @example
  * ```ts
@@ -72,7 +75,7 @@ export function replace(content: string, oldString: string, newString: string, o
   const variants = searchVariants(stripBom(oldString).replace(/\r\n/g, "\n"), stripBom(newString).replace(/\r\n/g, "\n"));
   let last: MatchContext | undefined;
   for (const variant of variants) {
-    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms);
+    const context = new MatchContext(view, toSearch(variant.search, adapt), last?.sharedForms, last?.cells);
     last = context;
     const matchers = variant.matchers === "exact" ? MATCHERS.slice(0, 1) : variant.matchers === "fuzzy" ? MATCHERS.slice(1) : MATCHERS;
     const found = runChain(context, matchers, options.replaceAll ?? false);
@@ -88,6 +91,7 @@ export function replace(content: string, oldString: string, newString: string, o
     // In a file whose own lines look prefixed (a TSV of numbers), the numbers must be where they point.
     if (variant.prefix && starts[0] !== variant.prefix.firstNumber && fileUsesPrefix(view.lines, variant.prefix.style)) continue;
     if (variant.kind === "as-written") refusePrefixedReplacement(variant.search, variant.replacement, view, starts[0]!);
+    refuseElision(variant.search, variant.replacement);
     const pieces: string[] = [];
     let at = 0;
     for (const c of found.chosen.map((c) => asWholeLines(context, c))) {
@@ -146,6 +150,7 @@ function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: b
   for (const matcher of matchers) {
     const found = find(matcher);
     if (found.length === 0) continue;
+    refuseUncertain(ctx, matcher, found);
     if (replaceAll) return { matcher: matcher.name, chosen: nonOverlapping(found) };
     if (found.length > 1 && matcher === lineTrimmedMatcher) {
       const kept = find(indentationFlexibleMatcher);
@@ -157,22 +162,39 @@ function runChain(ctx: MatchContext, matchers: readonly Matcher[], replaceAll: b
 }
 
 /**
- * A replacement that carries line-number prefixes (every line, numbered from near the matched line)
- * when the search has none would write them into the file: refused, unless the file itself has such lines.
+ * A scored matcher that could not afford to compare some block (lines too long) cannot say there is
+ * no look-alike: refused, naming the lines, rather than replacing one of several possible places.
+ */
+function refuseUncertain(ctx: MatchContext, matcher: Matcher, found: readonly Candidate[]): void {
+  const uncertain = found.filter((c) => c.uncertain);
+  if (uncertain.length === 0) return;
+  const at = uncertain.map((c) => lineAt(ctx.view, c.start) + 1);
+  throw new ReplaceError(
+    `oldString was not found as written, and the ${matcher.name} matcher could not compare it with the block at line${at.length > 1 ? "s" : ""} ${at.join(", ")} (lines too long to compare fuzzily in the time allowed), so it cannot rule out a look-alike. Nothing was changed. Copy oldString exactly from the file.`,
+    { code: "not_found" },
+  );
+}
+
+/**
+ * A replacement that carries line-number prefixes (every line, numbered consecutively) when the search
+ * has none would write them into the file: refused when they can only be a copied view — a form that
+ * is never content (read's padded number and tab, `12→`, Codex's `L12: `, grep's `path:12:`) or numbers
+ * that start at the matched line, as the view of those lines showed them. Otherwise the numbers are
+ * content (`2025: launch`, a YAML map `8080: web`, a numbered list) and are written as given; so is
+ * anything when the file itself has such lines.
  */
 function refusePrefixedReplacement(search: string, replacement: string, view: TextView, line: number): void {
   const rLines = replacement.replace(/\n$/, "").split("\n");
   const style = detectPrefix(rLines);
   if (!style || detectPrefix(search.replace(/\n$/, "").split("\n")) || fileUsesPrefix(view.lines, style)) return;
+  const first = firstPrefixNumber(rLines, style)!;
   const firstLine = rLines.find((l) => l.trim() !== "") ?? "";
-  // One line in a plain style (`5: `, `5|`) may be real content. It is a copied prefix when it is in
-  // the read tool's padded form or the arrow's, numbers the matched line, or is all that keeps the
-  // line from resembling oldString (`12: x = 2` for `x = 1`).
-  const unmistakable = /^ *\d+(\t|→)/.test(firstLine) && (style.separator === "→" || /^ *\d+\t/.exec(firstLine)![0].length >= 7);
-  const atLine = Math.abs(Number(/\d+/.exec(firstLine)?.[0]) - line) <= 2;
+  // One line may also be a view's when the prefix is all that keeps it from resembling oldString
+  // (`12: x = 2` for `x = 1`), or numbers a line next to the match.
   const bare = stripPrefix([firstLine], style)[0]!.trim();
-  const resembles = similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
-  if (rLines.length < 2 && !unmistakable && !atLine && !resembles) return;
+  const resembles = rLines.length === 1 && similarity(bare, search.trim(), 0) >= 0.6 && similarity(bare, search.trim(), 0) > similarity(firstLine.trim(), search.trim(), 0);
+  const atMatch = first === line || (rLines.length === 1 && Math.abs(first - line) <= 2);
+  if (!style.unmistakable && !atMatch && !resembles) return;
   throw new ReplaceError(
     `newString starts its lines with line numbers (${describePrefix(style)}), as a file view shows them, but oldString does not; they would be written into the file. Nothing was changed. Give newString without the line-number prefixes.`,
     { code: "line_number_prefix" },

@@ -3,7 +3,7 @@
 // out). A later reading is tried only when the earlier ones found nothing, and its replacement is
 // read the same way, so what the file receives is what the model meant.
 import { unescapeText } from "../text/normalize.js";
-import { type PrefixStyle, detectPrefix, stripPrefix } from "./line-prefix.js";
+import { type PrefixStyle, detectPrefix, firstPrefixNumber, stripPrefix } from "./line-prefix.js";
 
 /** One reading of an edit. */
 export interface SearchVariant {
@@ -28,9 +28,10 @@ export function searchVariants(search: string, replacement: string): SearchVaria
     const rLines = (rTrailing ? replacement.slice(0, -1) : replacement).split("\n");
     // The replacement's own prefixes go too, in the search's style or another one it uses throughout.
     const rStyle = detectPrefix(rLines);
-    const rStripped = stripPrefix(rStyle && rStyle.separator !== style.separator ? stripPrefix(rLines, rStyle) : rLines, style);
+    const sameStyle = rStyle && rStyle.separator === style.separator && rStyle.lead === style.lead;
+    const rStripped = stripPrefix(rStyle && !sameStyle ? stripPrefix(rLines, rStyle) : rLines, style);
     const newText = rStripped.join("\n") + (rTrailing ? "\n" : "");
-    const firstNumber = Number(/\d+/.exec(searchLines[0]!)![0]);
+    const firstNumber = firstPrefixNumber(searchLines, style)!;
     if (stripped.trim() !== "") {
       // Text carrying prefixes is taken as written only when it is there exactly (a numbered list, a
       // TSV); fuzzily (`     2<TAB>a` trimmed is the TSV row `2<TAB>a`) only after the reading without them.

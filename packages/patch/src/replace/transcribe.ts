@@ -4,6 +4,7 @@
 import { diffArrays } from "diff";
 import { ReplaceError } from "../errors.js";
 import { indentOf } from "../text/normalize.js";
+import { similarity } from "../text/similarity.js";
 import type { Candidate, MatchContext } from "./candidate.js";
 import { type TextView, lineAt } from "./view.js";
 import { Conventions, learnConventions, mapReplacement } from "./char-map.js";
@@ -27,19 +28,35 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
   indent.map();
 
   const out: string[] = [];
+  // The indentation written for the last line the model indented a given way: a new line indented
+  // as that line is indented the same (kernel-style alignment spaces, the file's odd space character).
+  const writtenIndentFor = new Map<string, string>();
+  const write = (line: string, written: string): void => {
+    if (line.trim() !== "" && !indent.inFileTerms()) writtenIndentFor.set(indentOf(line), indentOf(written));
+    out.push(written);
+  };
   let si = 0;
   let removed: number[] = [];
   let added: string[] = [];
   const flush = (): void => {
+    const sources = indentSources(added, removed.map((k) => sLines[k]!));
     added.forEach((line, x) => {
       const k = removed[x];
       const i = k === undefined ? undefined : fileLineOf.get(k);
-      if (line.trim() === "") out.push(line);
-      else if (i === undefined) out.push(indent.map()(indentOf(line)) + conventions.apply(line.slice(indentOf(line).length), ""));
-      else {
-        const mapped = mapReplacement(content(sLines[k!]!), content(view.lines[i]!), line.slice(indentOf(line).length), conventions);
-        out.push(indent.map()(indentOf(line)) + mapped);
+      if (line.trim() === "") {
+        out.push(line);
+        return;
       }
+      // A changed line indented as the search line it rewrites keeps that file line's indentation;
+      // another takes the indentation written for the last line indented as it, else the level map.
+      const source = sources[x] === undefined ? undefined : removed[sources[x]!];
+      const sourceLine = source === undefined ? undefined : fileLineOf.get(source);
+      const lead =
+        !indent.inFileTerms() && sourceLine !== undefined && indentOf(line) === indentOf(sLines[source!]!)
+          ? indentOf(view.lines[sourceLine]!)
+          : ((indent.inFileTerms() ? undefined : writtenIndentFor.get(indentOf(line))) ?? indent.map()(indentOf(line)));
+      const text = line.slice(indentOf(line).length);
+      write(line, lead + (i === undefined ? conventions.apply(text, "") : mapReplacement(content(sLines[k!]!), content(view.lines[i]!), text, conventions)));
     });
     removed = [];
     added = [];
@@ -52,7 +69,7 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
       flush();
       for (const line of part.value) {
         const i = fileLineOf.get(si++);
-        out.push(i === undefined ? line : view.lines[i]!);
+        write(line, i === undefined ? line : view.lines[i]!);
       }
     }
   }
@@ -61,6 +78,29 @@ export function transcribe(ctx: MatchContext, c: Candidate, replacement: string)
   // The search ended with a newline but matched the file's last line, which has none: none is added.
   const atEnd = c.end === view.text.length && !view.text.endsWith("\n");
   return search.trailingNewline && atEnd && written.endsWith("\n") ? written.slice(0, -1) : written;
+}
+
+/**
+ * For each added line, the removed line (an index into `removedLines`) it rewrites, paired in order
+ * by resemblance — the same first word, or similar text — rather than by position, so an inserted
+ * continuation line is not taken for the statement after it.
+ */
+function indentSources(added: readonly string[], removedLines: readonly string[]): Array<number | undefined> {
+  let next = 0;
+  return added.map((line) => {
+    for (let r = next; r < removedLines.length; r++) {
+      if (!rewrites(content(line), content(removedLines[r]!))) continue;
+      next = r + 1;
+      return r;
+    }
+    return undefined;
+  });
+}
+
+function rewrites(a: string, b: string): boolean {
+  const word = (s: string): string | undefined => /^\W*(\w+)/u.exec(s)?.[1];
+  const wa = word(a);
+  return (wa !== undefined && wa === word(b)) || similarity(a, b, 0.6) > 0;
 }
 
 /** A line without its indentation and trailing whitespace. */
@@ -72,8 +112,9 @@ function content(line: string): string {
  * The indentation mapping of a whole-line match (computed once). A replacement already written in the file's
  * indentation (its first line indented as the file's, not as the search's) is taken as it is.
  */
-function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[]): { map: () => IndentMap } {
+function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[]): { map: () => IndentMap; inFileTerms: () => boolean } {
   let map: IndentMap | undefined;
+  let inFileTerms = false;
   const { view, search } = ctx;
   const pairs: IndentPair[] = c
     .pairs!.filter(([k, i]) => search.lines[k]!.trim() !== "" && view.lines[i]!.trim() !== "")
@@ -92,9 +133,11 @@ function indentation(ctx: MatchContext, c: Candidate, rLines: readonly string[])
         );
       }
       const alreadyInFileTerms = first !== undefined && nonBlank.length > 0 && first.search !== first.file && indentOf(nonBlank[0]!) === first.file;
+      inFileTerms = alreadyInFileTerms;
       map = alreadyInFileTerms ? (i) => i : inferred.map;
       return map;
     },
+    inFileTerms: () => inFileTerms,
   };
 }
 

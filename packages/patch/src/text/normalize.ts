@@ -7,14 +7,15 @@ import { stripInvisible } from "./invisible.js";
 const PUNCTUATION: Record<string, string> = {
   "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
   "\u2018": "'", "\u2019": "'", "\u201A": "'", "\u201B": "'", "\u2032": "'",
-  "\u201C": '"', "\u201D": '"', "\u201E": '"', "\u201F": '"', "\u2033": '"',
+  "\u201C": '"', "\u201D": '"', "\u201E": '"', "\u201F": '"', "\u2033": '"', "\u00AB": '"', "\u00BB": '"',
+  "\u2039": "'", "\u203A": "'",
   "\u00A0": " ", "\u2002": " ", "\u2003": " ", "\u2004": " ", "\u2005": " ", "\u2006": " ",
   "\u2007": " ", "\u2008": " ", "\u2009": " ", "\u200A": " ", "\u202F": " ", "\u205F": " ", "\u3000": " ",
   "\u2026": "...",
 };
-const PUNCTUATION_RE = /[\u2010-\u2015\u2212\u2018-\u201F\u2032\u2033\u00A0\u2002-\u200A\u202F\u205F\u3000\u2026]/g;
+const PUNCTUATION_RE = /[\u2010-\u2015\u2212\u2018-\u201F\u2032\u2033\u00AB\u00BB\u2039\u203A\u00A0\u2002-\u200A\u202F\u205F\u3000\u2026]/g;
 
-/** Folds curly quotes, dashes, ellipsis and non-breaking/odd spaces to their ASCII forms. */
+/** Folds curly quotes and guillemets, dashes, ellipsis and non-breaking/odd spaces to their ASCII forms. */
 export function foldPunctuation(text: string): string {
   return text.replace(PUNCTUATION_RE, (c) => PUNCTUATION[c] ?? c);
 }

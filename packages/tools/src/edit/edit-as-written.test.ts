@@ -69,4 +69,25 @@ describe("edit as models write it", () => {
     );
     expect(await readFile(path.join(ws.dir, "doc.md"), "utf8")).toBe("He said “yes” — three times.\nShe said “no” and “never”.\n");
   });
+
+  it("refuses a lazy newString whose // ... existing code ... stands for real lines, through edit and multiedit", async () => {
+    const JS = "function total(items) {\n  let sum = 0;\n  for (const i of items) sum += i.price;\n  return sum;\n}\n";
+    const { ctx } = await readView("a.js", JS);
+    const lazy = { oldString: JS.trimEnd(), newString: "function total(items, tax) {\n  // ... existing code ...\n  return sum * tax;\n}" };
+    const error = await editTool.execute({ path: "a.js", ...lazy }, ctx).catch((e: unknown) => e);
+    expect((error as ReplaceError).code).toBe("elision");
+    expect((error as ReplaceError).message).toContain('newString line 2 ("// ... existing code ...")');
+    const multi = await multieditTool.execute({ path: "a.js", edits: [lazy, { oldString: "let sum = 0;", newString: "let sum = 1;" }] }, ctx).catch((e: unknown) => e);
+    expect((multi as ReplaceError).code).toBe("elision");
+    expect((multi as ReplaceError).message).toMatch(/^Edit 1 of 2 failed/);
+    expect(await readFile(path.join(ws.dir, "a.js"), "utf8")).toBe(JS);
+  });
+
+  it("writes numbered content and strips Codex's and grep's views", async () => {
+    const { ctx } = await readView("plan.yaml", "ports:\n  # none\nname: web\n");
+    await editTool.execute({ path: "plan.yaml", oldString: "  # none", newString: "  8080: web\n  8081: api" }, ctx);
+    await editTool.execute({ path: "plan.yaml", oldString: "L4: name: web", newString: "L4: name: api" }, ctx);
+    await editTool.execute({ path: "plan.yaml", oldString: "plan.yaml:3:  8081: api", newString: "plan.yaml:3:  8081: admin" }, ctx);
+    expect(await readFile(path.join(ws.dir, "plan.yaml"), "utf8")).toBe("ports:\n  8080: web\n  8081: admin\nname: api\n");
+  });
 });

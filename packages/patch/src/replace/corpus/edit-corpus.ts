@@ -10,6 +10,7 @@ import { INDENTATION_CASES } from "./cases-indentation.js";
 import { LARGE_CASES } from "./cases-large.js";
 import { NEAR_DUPLICATE_CASES } from "./cases-near-duplicates.js";
 import { PREFIX_CASES } from "./cases-prefixes.js";
+import { SECOND_ROUND_CASES } from "./cases-second-round.js";
 import { UNICODE_CASES } from "./cases-unicode.js";
 import type { EditCase } from "./helpers.js";
 
@@ -24,4 +25,5 @@ export const EDIT_CORPUS: EditCase[] = [
   ...ESCAPE_AND_ELISION_CASES,
   ...NEAR_DUPLICATE_CASES,
   ...LARGE_CASES,
+  ...SECOND_ROUND_CASES,
 ];

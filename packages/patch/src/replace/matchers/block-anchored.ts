@@ -5,7 +5,7 @@
 import { type Candidate, type Matcher } from "../candidate.js";
 import { collapseWhitespace } from "../../text/normalize.js";
 import { sameSignature } from "../../text/signature.js";
-import { similarity } from "../../text/similarity.js";
+import { type CellBudget, measureSimilarity } from "../../text/similarity.js";
 import { BLOCK_MAX_BLANK_DRIFT, BLOCK_MIN_AVERAGE, BLOCK_MIN_LINE } from "../thresholds.js";
 
 export const blockAnchoredMatcher: Matcher = {
@@ -36,27 +36,36 @@ export const blockAnchoredMatcher: Matcher = {
       while (j < lines.length && norm[j] === "") j++;
       if (picked.length < middle.length || j >= lines.length || lines[j]!.trim() !== last) continue;
       if (Math.abs(j - i + 1 - m) > BLOCK_MAX_BLANK_DRIFT) continue;
-      if (!resembles(middle, picked, norm)) continue;
+      const verdict = resembles(middle, picked, norm, ctx.cells);
+      if (verdict === false) continue;
       const pairs: Array<[number, number]> = [[0, i], [m - 1, j]];
       middle.forEach(([k], x) => pairs.push([k, picked[x]!]));
-      found.push(ctx.lineSpan(i, j, pairs));
+      found.push({ ...ctx.lineSpan(i, j, pairs), ...(verdict === "uncertain" ? { uncertain: true } : {}) });
     }
     return found;
   },
 };
 
-/** Line-for-line similarity with an early exit once the average can no longer be reached. */
-function resembles(middle: Array<[number, string]>, picked: number[], norm: readonly string[]): boolean {
+/**
+ * Line-for-line similarity with an early exit once the average can no longer be reached;
+ * `uncertain` when a line too long to compare within the budget could still let the block pass.
+ */
+function resembles(middle: Array<[number, string]>, picked: number[], norm: readonly string[], cells: CellBudget): boolean | "uncertain" {
   const needed = BLOCK_MIN_AVERAGE * middle.length;
   let sum = 0;
+  let uncertain = false;
   for (let x = 0; x < middle.length; x++) {
     const [searchLine, fileLine] = [middle[x]![1], norm[picked[x]!]!];
     // A changed number, operator or negation is stale code, not a typo: never fuzzy-matched.
     if (!sameSignature(searchLine, fileLine)) return false;
-    const s = similarity(searchLine, fileLine, BLOCK_MIN_LINE);
+    const measured = measureSimilarity(searchLine, fileLine, BLOCK_MIN_LINE, cells);
+    // Unknown: counted as alike as the line may be, so the block is reported (and refused) as uncertain.
+    if (measured === undefined) uncertain = true;
+    const s = measured ?? 1;
     if (s < BLOCK_MIN_LINE) return false;
     sum += s;
     if (sum + (middle.length - x - 1) < needed) return false;
   }
-  return sum >= needed;
+  if (sum < needed) return false;
+  return uncertain ? "uncertain" : true;
 }

@@ -3,7 +3,7 @@
 import { type Candidate, type Matcher, alignedPairs } from "../candidate.js";
 import { collapseWhitespace } from "../../text/normalize.js";
 import { sameSignature } from "../../text/signature.js";
-import { similarity } from "../../text/similarity.js";
+import { measureSimilarity } from "../../text/similarity.js";
 import { CONTEXT_MIN_AVERAGE, CONTEXT_MIN_EXACT_SHARE, CONTEXT_MIN_LINE } from "../thresholds.js";
 
 export const contextAwareMatcher: Matcher = {
@@ -20,6 +20,7 @@ export const contextAwareMatcher: Matcher = {
       let counted = 0;
       let sum = 0;
       let ok = true;
+      let uncertain = false;
       for (let k = 1; k < m - 1 && ok; k++) {
         const a = search[k]!;
         const b = norm[i + k]!;
@@ -35,13 +36,16 @@ export const contextAwareMatcher: Matcher = {
           ok = false;
           break;
         }
-        const s = similarity(a, b, CONTEXT_MIN_LINE);
+        const measured = measureSimilarity(a, b, CONTEXT_MIN_LINE, ctx.cells);
+        // Unknown: counted as alike as the line may be, so the block is reported (and refused) as uncertain.
+        if (measured === undefined) uncertain = true;
+        const s = measured ?? 1;
         if (s < CONTEXT_MIN_LINE) ok = false;
         sum += s;
       }
       if (!ok || counted === 0) continue;
       if (exact / counted < CONTEXT_MIN_EXACT_SHARE || sum / counted < CONTEXT_MIN_AVERAGE) continue;
-      found.push(ctx.lineSpan(i, i + m - 1, alignedPairs(i, m)));
+      found.push({ ...ctx.lineSpan(i, i + m - 1, alignedPairs(i, m)), ...(uncertain ? { uncertain: true } : {}) });
     }
     return found;
   },

@@ -36,20 +36,43 @@ export const whitespaceNormalisedMatcher: Matcher = {
   },
 };
 
-/** A one-line search found inside lines, any whitespace run standing for any other. */
+/**
+ * A one-line search found inside lines, any run of spaces and tabs standing for any other. Each line
+ * is collapsed with a map back to its own offsets and searched with indexOf: no pattern is built from
+ * the search, so a search of any length (a 100,000-character line) costs linear time and never hits
+ * the engine's limit on a pattern's size.
+ */
 function inlineMatches(ctx: MatchContext, searchLine: string): Candidate[] {
   const tokens = searchLine.trim().split(/\s+/).filter(Boolean);
   if (tokens.length < 2) return [];
-  const pattern = new RegExp(tokens.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[ \\t]+"), "g");
+  const needle = tokens.join(" ");
   const found: Candidate[] = [];
   ctx.view.lines.forEach((line, i) => {
-    for (const m of line.matchAll(pattern)) {
-      const start = ctx.view.starts[i]! + m.index;
+    if (!line.includes(tokens[0]!)) return;
+    const { text, from } = collapseBlanks(line);
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+      const start = from[at]!;
+      const end = from[at + needle.length - 1]! + 1;
       // Whole-line matches are already in the list.
-      if (m[0].length !== line.trim().length) found.push({ start, end: start + m[0].length });
+      if (end - start !== line.trim().length) found.push({ start: ctx.view.starts[i]! + start, end: ctx.view.starts[i]! + end });
     }
   });
   return found;
+}
+
+/** `line` with each run of spaces and tabs as one space, and for each of its characters the offset in `line` it came from. */
+function collapseBlanks(line: string): { text: string; from: number[] } {
+  const parts: string[] = [];
+  const from: number[] = [];
+  for (let k = 0; k < line.length; k++) {
+    const c = line[k]!;
+    if (c === " " || c === "\t") {
+      if (parts[parts.length - 1] === " ") continue;
+      parts.push(" ");
+    } else parts.push(c);
+    from.push(k);
+  }
+  return { text: parts.join(""), from };
 }
 
 /** indentation-flexible: the block's relative indentation must be the search's; only the common indentation may differ. */
