@@ -36,7 +36,8 @@ describe("behaviour fixed after review", () => {
     const png = join(cwd, "p.png");
     writeFileSync(png, Buffer.from("89504e470d0a1a0a", "hex"));
     const model = mockModel([{ text: "seen" }, { text: "again" }]);
-    const agent = createAgent({ ...base(), model, tools: [] });
+    // Local files by URL only where the host allows them (a host serving one user on their machine).
+    const agent = createAgent({ ...base(), model, tools: [], fileUrls: true });
     const s = await agent.sessions.create();
     const { info } = await agent.prompt(s.id, [
       { type: "text", text: "look" },

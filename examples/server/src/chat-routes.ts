@@ -6,10 +6,10 @@
 import type { Hono } from "hono";
 import { createUIMessageStreamResponse, type UIMessage } from "ai";
 import { z } from "zod";
-import { InvalidInputError, NotFoundError, SessionNotFoundError, replyToUIApprovals, toUIMessageStream, toUIMessages, type Agent } from "@lathe/core";
+import { ApprovalScopeError, InvalidInputError, NotFoundError, SessionNotFoundError, replyToUIApprovals, toUIMessageStream, toUIMessages, type Agent } from "@lathe/core";
 import type { TurnQueue } from "@lathe/queue";
 import { readBody } from "./body.ts";
-import { ownRequests, scopedPermissions } from "./approval-scope.ts";
+import { ForeignApprovalError, ownRequests, scopedPermissions } from "./approval-scope.ts";
 import { rejoinQueuedRun } from "./queue-routes.ts";
 
 const ChatRequest = z.object({
@@ -81,7 +81,10 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
     // Answered before anything is made: a new chat has no requests of its own, so any it answers is
     // foreign (ApprovalScopeError, 403). Only the chat's own session and its subagents' are answered.
     const known = await knownSessionOf(request.id);
-    const { replied } = await replyToUIApprovals(agent, known ?? request.id, messages);
+    const { replied } = await replyToUIApprovals(agent, known ?? request.id, messages).catch((error: unknown) => {
+      // Reported as every route of this server reports a foreign answer.
+      throw error instanceof ApprovalScopeError ? new ForeignApprovalError(error.requestID, error.sessionID) : error;
+    });
     if (known && replied.length > 0) await afterReply(known);
     const last = messages.at(-1);
     if (request.trigger !== "submit-message" || last?.role !== "user") {
