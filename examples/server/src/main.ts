@@ -11,17 +11,22 @@
 // Model: as the CLI example picks it (ANTHROPIC_API_KEY, OPENAI_API_KEY, LATHE_BASE_URL), else the
 // CLI's offline demo model in a temporary project. Approvals wait for a client's answer; a turn a
 // previous process left unfinished is resumed at start, or when its waiting approval is answered.
-// The workspace is not trusted (the library's default): nothing the repository controls runs unasked.
+// Workspace trust: asked once per folder when started from a terminal (remembered in
+// ~/.lathe/trusted-workspaces.json, as the CLI does), LATHE_TRUST=1 to trust without asking; else —
+// and always in a worker — untrusted (the library's default): nothing the repository controls runs.
+// The demo's own temporary project is trusted.
 //
 // Worker mode (needs DATABASE_URL): LATHE_ROLE=http serves the API and enqueues prompts on a
 // @lathe/queue; LATHE_ROLE=worker runs them (LATHE_CONCURRENCY turns at once, default 4). Run N of
 // each over one PostgreSQL: same API, same SSE stream, any HTTP process for any session.
+import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { createAgent, type AgentOptions } from "@lathe/core";
 import { createQueue } from "@lathe/queue";
 import { createDemoWorkspace, demoModel } from "../../cli/src/demo.ts";
 import { modelFromEnv } from "../../cli/src/model-from-env.ts";
+import { workspaceTrust } from "../../cli/src/workspace-trust.ts";
 import { examplePermissions } from "../../shared/permission-rules.ts";
 import { resumeInterruptedTurns } from "./resume-turns.ts";
 import { startServer, stopOnSignals } from "./server.ts";
@@ -32,9 +37,17 @@ const cwd = process.env.LATHE_WORKSPACE ?? (chosen ? process.cwd() : createDemoW
 const role = process.env.LATHE_ROLE ?? "single";
 if (role !== "single" && !process.env.DATABASE_URL) throw new Error(`LATHE_ROLE=${role} needs DATABASE_URL (PostgreSQL).`);
 const queue = role === "single" ? undefined : createQueue({ connectionString: process.env.DATABASE_URL! });
+const madeHere = !process.env.LATHE_WORKSPACE && !chosen;
+mkdirSync(join(homedir(), ".lathe"), { recursive: true });
+const trust = await workspaceTrust(cwd, {
+  file: join(homedir(), ".lathe", "trusted-workspaces.json"),
+  interactive: role !== "worker" && process.stdin.isTTY === true,
+  ...(process.env.LATHE_TRUST === "1" || madeHere ? { given: "trusted" as const } : {}),
+});
 const agentOptions = {
   model: chosen?.model ?? demoModel({ delayMs: 10 }),
   cwd,
+  trust,
   // No `approve` callback: requests wait until a client answers them. The same rules as the CLI and
   // web examples, for every agent (subagents included).
   ...examplePermissions(),
@@ -61,7 +74,7 @@ const server = await startServer({
   ...(process.env.LATHE_ALLOWED_HOSTS ? { allowedHosts: process.env.LATHE_ALLOWED_HOSTS.split(",").map((h) => h.trim()).filter(Boolean) } : {}),
   ...(queue ? { queue } : {}),
 });
-console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd}${queue ? ", prompts run by workers" : ""}`);
+console.log(`Lathe server on ${server.url} — model ${chosen?.label ?? "offline demo"}, ${kind} storage, workspace ${cwd} (${trust})${queue ? ", prompts run by workers" : ""}`);
 // The token, once (as Jupyter prints it): in the page address, and for API clients as `Authorization: Bearer <token>`.
 console.log(`Open ${server.pageUrl}`);
 // A turn the previous process left unfinished goes on (workers do this for theirs in worker mode).

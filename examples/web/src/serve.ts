@@ -22,6 +22,8 @@ const agent = createAgent({
   model: webDemoModel({ delayMs: Number(process.env.LATHE_DEMO_DELAY_MS ?? 20) }),
   cwd,
   storage,
+  // The demo's own temporary project, made just now: nothing in it comes from anyone else.
+  trust: "trusted",
   // Edits and commands wait for the browser's answer: the same rules as the CLI and server examples.
   ...examplePermissions(),
 });
