@@ -12,6 +12,12 @@ export interface PathUse {
   directory: boolean;
   /** The command writes it: a redirection target (`>`, `>>`, `&>`, `>|`) or a `tee` operand. */
   write: boolean;
+  /**
+   * The path as the kernel walks it, when it holds `..` (`/ws/link/../x`): after a symlink, `..`
+   * leaves the link's target, so a resolver that reads the links (the `bash` tool's) resolves this
+   * form, component by component, rather than the lexical `path`.
+   */
+  spelled?: string;
 }
 
 /** What a bash command does, for permission purposes; see {@link analyzeCommand}. */
@@ -110,7 +116,8 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   return {
     patterns: [...walker.commands.keys()],
     variants: [...walker.commands.values()].map((set) => [...set]),
-    always: [...new Set(walker.alwaysSlots.filter((a) => a !== undefined))],
+    // An opaque command is asked as a whole: no prefix to approve for later.
+    always: walker.opaque ? [] : [...new Set(walker.alwaysSlots.filter((a) => a !== undefined))],
     paths,
     externalDirectories: [...external],
     workspace,
