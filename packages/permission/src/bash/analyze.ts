@@ -65,10 +65,11 @@ export interface AnalyzeCommandOptions {
 export const MAX_ANALYZED_LENGTH = 256 * 1024;
 
 /**
- * Time allowed for parsing and walking one command, in ms. A command that takes longer (tens of
- * thousands of words) is asked as a whole, opaque, with what was found by then.
+ * Time allowed for parsing and walking one command, in ms. A command that takes longer is asked as
+ * a whole, opaque, with nothing of what was found by then (a partial answer could miss what the
+ * rest runs).
  */
-export const ANALYSIS_TIME_BUDGET_MS = 500;
+export const ANALYSIS_TIME_BUDGET_MS = 50;
 
 /**
  * Analyses a bash command with tree-sitter-bash into the simple commands it runs through `|`, `&&`,
@@ -96,7 +97,8 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
       const parser = await bashParser();
       walker = new Walker(parser, home, performance.now() + ANALYSIS_TIME_BUDGET_MS);
       walker.source(command, new Set([cwd]), 0);
-      if (walker.outOfTime && whole !== "") walker.add(whole, []);
+      // Out of time: what was found so far is not the answer (never a partial one).
+      if (walker.outOfTime) walker = undefined;
     } catch {
       walker = undefined; // the parser failed to load or gave up: ask for the whole command
     }

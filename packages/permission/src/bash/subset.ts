@@ -92,10 +92,10 @@ export function quoteWord(value: string, commandName = false): string {
 }
 
 class SubsetParser {
-  #at = 0;
-  #nesting = 0;
-  #steps = 0;
-  #heredocs: PendingHeredoc[] = [];
+  private at = 0;
+  private nesting = 0;
+  private steps = 0;
+  private heredocs: PendingHeredoc[] = [];
 
   constructor(
     private readonly src: string,
@@ -106,37 +106,37 @@ class SubsetParser {
   program(): string {
     if (this.src.includes("\0")) refuse("NUL byte");
     const text = this.list(undefined);
-    if (this.#at < this.src.length) refuse(`unexpected ${JSON.stringify(this.src[this.#at])}`);
-    if (this.#heredocs.length > 0) refuse("heredoc without its body");
+    if (this.at < this.src.length) refuse(`unexpected ${JSON.stringify(this.src[this.at])}`);
+    if (this.heredocs.length > 0) refuse("heredoc without its body");
     return text;
   }
 
-  #tick(): void {
-    if (++this.#steps % 1024 === 0 && performance.now() > this.deadline) refuse("out of time");
+  private tick(): void {
+    if (++this.steps % 1024 === 0 && performance.now() > this.deadline) refuse("out of time");
   }
 
-  #peek(offset = 0): string {
-    return this.src[this.#at + offset] ?? "";
+  private peek(offset = 0): string {
+    return this.src[this.at + offset] ?? "";
   }
 
   /** Skips blanks and comments (not newlines). */
-  #blanks(): void {
+  private blanks(): void {
     for (;;) {
-      const c = this.#peek();
-      if (c === " " || c === "\t") this.#at++;
-      else if (c === "\\" && this.#peek(1) === "\n") refuse("line continuation");
+      const c = this.peek();
+      if (c === " " || c === "\t") this.at++;
+      else if (c === "\\" && this.peek(1) === "\n") refuse("line continuation");
       else if (c === "#") {
-        while (this.#at < this.src.length && this.src[this.#at] !== "\n") this.#at++;
+        while (this.at < this.src.length && this.src[this.at] !== "\n") this.at++;
       } else return;
     }
   }
 
   /** A newline: reads the heredoc bodies waiting for it. */
-  #newline(): void {
-    this.#at++;
-    const pending = this.#heredocs;
-    this.#heredocs = [];
-    for (const heredoc of pending) this.#heredocBody(heredoc);
+  private newline(): void {
+    this.at++;
+    const pending = this.heredocs;
+    this.heredocs = [];
+    for (const heredoc of pending) this.heredocBody(heredoc);
   }
 
   /**
@@ -146,28 +146,28 @@ class SubsetParser {
   list(close: ")" | "}" | undefined): string {
     let out = "";
     for (;;) {
-      this.#tick();
-      this.#blanks();
-      const c = this.#peek();
+      this.tick();
+      this.blanks();
+      const c = this.peek();
       if (c === "") break;
       if (c === "\n") {
-        this.#newline();
+        this.newline();
         continue;
       }
       if (c === ")" && close === ")") break;
-      if (close === "}" && this.#atWord("}")) break;
-      out += this.#andOr();
-      this.#blanks();
-      const next = this.#peek();
+      if (close === "}" && this.atWord("}")) break;
+      out += this.andOr();
+      this.blanks();
+      const next = this.peek();
       if (next === ";") {
-        if (this.#peek(1) === ";" || this.#peek(1) === "&") refuse("case terminator outside case");
-        this.#at++;
+        if (this.peek(1) === ";" || this.peek(1) === "&") refuse("case terminator outside case");
+        this.at++;
         out += "; ";
       } else if (next === "&") {
-        this.#at++;
+        this.at++;
         out += " & ";
       } else if (next === "\n") {
-        this.#newline();
+        this.newline();
         out += "; ";
       } else if (next === "" || (next === ")" && close === ")")) break;
       else refuse(`unexpected ${JSON.stringify(next)}`);
@@ -177,102 +177,102 @@ class SubsetParser {
   }
 
   /** Whether the next word is exactly `word` followed by a word end. */
-  #atWord(word: string): boolean {
-    if (!this.src.startsWith(word, this.#at)) return false;
-    const after = this.src[this.#at + word.length] ?? "";
+  private atWord(word: string): boolean {
+    if (!this.src.startsWith(word, this.at)) return false;
+    const after = this.src[this.at + word.length] ?? "";
     return after === "" || META.has(after);
   }
 
   /** Pipelines joined by `&&` and `||`. */
-  #andOr(): string {
-    let out = this.#pipeline();
+  private andOr(): string {
+    let out = this.pipeline();
     for (;;) {
-      this.#blanks();
-      const two = this.src.slice(this.#at, this.#at + 2);
+      this.blanks();
+      const two = this.src.slice(this.at, this.at + 2);
       if (two !== "&&" && two !== "||") return out;
-      this.#at += 2;
-      this.#skipNewlines();
-      out += ` ${two} ${this.#pipeline()}`;
+      this.at += 2;
+      this.skipNewlines();
+      out += ` ${two} ${this.pipeline()}`;
     }
   }
 
-  #skipNewlines(): void {
+  private skipNewlines(): void {
     for (;;) {
-      this.#blanks();
-      if (this.#peek() !== "\n") return;
-      this.#newline();
+      this.blanks();
+      if (this.peek() !== "\n") return;
+      this.newline();
     }
   }
 
-  #pipeline(): string {
-    this.#blanks();
+  private pipeline(): string {
+    this.blanks();
     let out = "";
-    if (this.#atWord("!")) {
-      this.#at++;
+    if (this.atWord("!")) {
+      this.at++;
       out = "! ";
-      this.#blanks();
+      this.blanks();
     }
     // The `time` keyword times the pipeline and changes nothing else: left out of the canonical text.
-    if (this.#atWord("time")) {
-      this.#at += 4;
-      this.#blanks();
-      while (this.#atWord("-p") || this.#atWord("--")) {
-        this.#at += 2;
-        this.#blanks();
+    if (this.atWord("time")) {
+      this.at += 4;
+      this.blanks();
+      while (this.atWord("-p") || this.atWord("--")) {
+        this.at += 2;
+        this.blanks();
       }
     }
-    out += this.#command();
+    out += this.command();
     for (;;) {
-      this.#blanks();
-      if (this.#peek() !== "|" || this.#peek(1) === "|") return out;
-      const both = this.#peek(1) === "&";
-      this.#at += both ? 2 : 1;
-      this.#skipNewlines();
-      out += `${both ? " |& " : " | "}${this.#command()}`;
+      this.blanks();
+      if (this.peek() !== "|" || this.peek(1) === "|") return out;
+      const both = this.peek(1) === "&";
+      this.at += both ? 2 : 1;
+      this.skipNewlines();
+      out += `${both ? " |& " : " | "}${this.command()}`;
     }
   }
 
-  #nested<T>(read: () => T): T {
-    if (++this.#nesting > MAX_SUBSET_NESTING) refuse("nested too deep");
+  private nested<T>(read: () => T): T {
+    if (++this.nesting > MAX_SUBSET_NESTING) refuse("nested too deep");
     try {
       return read();
     } finally {
-      this.#nesting--;
+      this.nesting--;
     }
   }
 
-  #command(): string {
-    this.#blanks();
-    const c = this.#peek();
+  private command(): string {
+    this.blanks();
+    const c = this.peek();
     if (c === "(") {
-      if (this.#peek(1) === "(") refuse("arithmetic command");
-      this.#at++;
-      const inner = this.#nested(() => this.list(")"));
-      if (this.#peek() !== ")") refuse("unclosed subshell");
-      this.#at++;
+      if (this.peek(1) === "(") refuse("arithmetic command");
+      this.at++;
+      const inner = this.nested(() => this.list(")"));
+      if (this.peek() !== ")") refuse("unclosed subshell");
+      this.at++;
       if (inner.trim() === "") refuse("empty subshell");
-      return `(${inner})${this.#redirectsOnly()}`;
+      return `(${inner})${this.redirectsOnly()}`;
     }
-    if (this.#atWord("{")) {
-      this.#at++;
-      const inner = this.#nested(() => this.list("}"));
-      if (!this.#atWord("}")) refuse("unclosed group");
-      this.#at++;
+    if (this.atWord("{")) {
+      this.at++;
+      const inner = this.nested(() => this.list("}"));
+      if (!this.atWord("}")) refuse("unclosed group");
+      this.at++;
       if (inner.trim() === "") refuse("empty group");
       const separator = inner.endsWith("&") ? " " : "; ";
-      return `{ ${inner}${separator}}${this.#redirectsOnly()}`;
+      return `{ ${inner}${separator}}${this.redirectsOnly()}`;
     }
-    return this.#simple();
+    return this.simple();
   }
 
   /** Redirections after a subshell or group. */
-  #redirectsOnly(): string {
+  private redirectsOnly(): string {
     let out = "";
     for (;;) {
-      this.#blanks();
-      const redirect = this.#redirect("");
+      this.blanks();
+      const redirect = this.redirect("");
       if (redirect === undefined) {
-        const c = this.#peek();
+        const c = this.peek();
         if (c !== "" && !META.has(c)) refuse("word after a compound command");
         if (c === "(") refuse("unexpected (");
         return out;
@@ -281,24 +281,24 @@ class SubsetParser {
     }
   }
 
-  #simple(): string {
+  private simple(): string {
     const parts: string[] = [];
     let named = false;
     for (;;) {
-      this.#tick();
-      this.#blanks();
-      const c = this.#peek();
+      this.tick();
+      this.blanks();
+      const c = this.peek();
       if (c === "" || c === "\n" || c === ";" || c === ")" || c === "|") break;
-      if (c === "&" && this.#peek(1) !== ">") break;
+      if (c === "&" && this.peek(1) !== ">") break;
       if (c === "(") refuse(named ? "( after a command name (a function definition or syntax error)" : "unexpected (");
-      const fd = this.#ioNumber();
-      const redirect = this.#redirect(fd);
+      const fd = this.ioNumber();
+      const redirect = this.redirect(fd);
       if (redirect !== undefined) {
         parts.push(redirect);
         continue;
       }
       if (fd !== "") refuse("descriptor without a redirection");
-      const word = this.#word(!named);
+      const word = this.word(!named);
       if (word.substitution !== undefined) {
         if (!named) refuse("process substitution as a command name");
         parts.push(word.substitution);
@@ -319,24 +319,24 @@ class SubsetParser {
   }
 
   /** Digits directly before `<` or `>` (an `n>` redirection): consumed and returned, else "". */
-  #ioNumber(): string {
-    let end = this.#at;
+  private ioNumber(): string {
+    let end = this.at;
     while (end < this.src.length && this.src[end]! >= "0" && this.src[end]! <= "9") end++;
-    if (end === this.#at || (this.src[end] !== "<" && this.src[end] !== ">")) return "";
-    const fd = this.src.slice(this.#at, end);
-    this.#at = end;
+    if (end === this.at || (this.src[end] !== "<" && this.src[end] !== ">")) return "";
+    const fd = this.src.slice(this.at, end);
+    this.at = end;
     return fd;
   }
 
   /** A redirection at the cursor, in canonical form; undefined (nothing consumed) when there is none. */
-  #redirect(fd: string): string | undefined {
-    const rest = this.src.slice(this.#at, this.#at + 3);
+  private redirect(fd: string): string | undefined {
+    const rest = this.src.slice(this.at, this.at + 3);
     const c = rest[0];
     if (c === "&" && rest[1] === ">") {
       if (fd !== "") refuse("descriptor before &>");
       const op = rest[2] === ">" ? "&>>" : "&>";
-      this.#at += op.length;
-      return `${op}${this.#target()}`;
+      this.at += op.length;
+      return `${op}${this.target()}`;
     }
     if (c !== "<" && c !== ">") return undefined;
     if (c === "<" && rest[1] === "(") return undefined; // a process substitution word
@@ -349,66 +349,66 @@ class SubsetParser {
     else if (rest.startsWith("<&") || rest.startsWith(">&")) op = rest.slice(0, 2);
     else if (rest.startsWith(">>") || rest.startsWith(">|")) op = rest.slice(0, 2);
     else op = c;
-    this.#at += op.length;
+    this.at += op.length;
     if (op === "<<<") {
-      this.#blanks();
-      const word = this.#word(false);
+      this.blanks();
+      const word = this.word(false);
       if (word.substitution !== undefined) refuse("here-string of a process substitution");
       return `${fd}<<< ${printWord(word)}`;
     }
-    if (op === "<<" || op === "<<-") return this.#heredoc(fd, op === "<<-");
+    if (op === "<<" || op === "<<-") return this.heredoc(fd, op === "<<-");
     if (op === "<&" || op === ">&") {
-      this.#blanks();
-      const word = this.#word(false);
+      this.blanks();
+      const word = this.word(false);
       if (word.quoted || !/^(\d+-?|-)$/.test(word.value)) refuse(`${op} to something other than a descriptor`);
       return `${fd}${op}${word.value}`;
     }
-    return `${fd}${op} ${this.#target()}`;
+    return `${fd}${op} ${this.target()}`;
   }
 
   /** The file a redirection opens: a literal word or a process substitution. */
-  #target(): string {
-    this.#blanks();
-    const word = this.#word(false);
+  private target(): string {
+    this.blanks();
+    const word = this.word(false);
     if (word.substitution !== undefined) return word.substitution;
     if (word.value === "") refuse("redirection to an empty name");
     return printWord(word);
   }
 
-  #heredoc(fd: string, stripTabs: boolean): string {
-    this.#blanks();
-    const start = this.#at;
-    const word = this.#word(false);
+  private heredoc(fd: string, stripTabs: boolean): string {
+    this.blanks();
+    const start = this.at;
+    const word = this.word(false);
     if (word.substitution !== undefined || word.value === "") refuse("heredoc delimiter");
-    const written = this.src.slice(start, this.#at);
+    const written = this.src.slice(start, this.at);
     const slot = { text: "" };
-    this.#heredocs.push({ delimiter: word.value, literal: /['"\\]/.test(written), stripTabs, slot, fd });
+    this.heredocs.push({ delimiter: word.value, literal: /['"\\]/.test(written), stripTabs, slot, fd });
     // The body is read at the next newline; the slot is filled then (strings are immutable, so the
     // caller's text is assembled from a getter-like placeholder replaced at the end).
-    return this.#placeholder(slot);
+    return this.placeholder(slot);
   }
 
-  readonly #slots: { text: string }[] = [];
+  private readonly slots: { text: string }[] = [];
 
-  #placeholder(slot: { text: string }): string {
-    this.#slots.push(slot);
-    return `\u0000${this.#slots.length - 1}\u0000`;
+  private placeholder(slot: { text: string }): string {
+    this.slots.push(slot);
+    return `\u0000${this.slots.length - 1}\u0000`;
   }
 
   /** Replaces heredoc placeholders by their here-strings. */
   finish(text: string): string {
-    return text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => this.#slots[Number(i)]!.text);
+    return text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => this.slots[Number(i)]!.text);
   }
 
-  #heredocBody(heredoc: PendingHeredoc): void {
+  private heredocBody(heredoc: PendingHeredoc): void {
     let body = "";
     for (;;) {
-      this.#tick();
-      if (this.#at >= this.src.length) refuse("heredoc without its delimiter");
-      let end = this.src.indexOf("\n", this.#at);
+      this.tick();
+      if (this.at >= this.src.length) refuse("heredoc without its delimiter");
+      let end = this.src.indexOf("\n", this.at);
       if (end < 0) end = this.src.length;
-      let line = this.src.slice(this.#at, end);
-      this.#at = Math.min(end + 1, this.src.length);
+      let line = this.src.slice(this.at, end);
+      this.at = Math.min(end + 1, this.src.length);
       if (heredoc.stripTabs) line = line.replace(/^\t+/, "");
       if (line === heredoc.delimiter) break;
       if (!heredoc.literal && /[$`\\]/.test(line)) refuse("heredoc body with expansions");
@@ -421,15 +421,15 @@ class SubsetParser {
    * One word at the cursor. `commandPosition`: a `~` there follows the same rules (no special case);
    * an unquoted `NAME=` prefix is reported as an assignment candidate.
    */
-  #word(commandPosition: boolean): LexedWord {
-    const start = this.#at;
-    const c0 = this.#peek();
-    if ((c0 === "<" || c0 === ">") && this.#peek(1) === "(") {
-      this.#at += 2;
-      const inner = this.#nested(() => this.list(")"));
-      if (this.#peek() !== ")") refuse("unclosed process substitution");
-      this.#at++;
-      const after = this.#peek();
+  private word(commandPosition: boolean): LexedWord {
+    const start = this.at;
+    const c0 = this.peek();
+    if ((c0 === "<" || c0 === ">") && this.peek(1) === "(") {
+      this.at += 2;
+      const inner = this.nested(() => this.list(")"));
+      if (this.peek() !== ")") refuse("unclosed process substitution");
+      this.at++;
+      const after = this.peek();
       if (after !== "" && !META.has(after)) refuse("process substitution joined to a word");
       if (inner.trim() === "") refuse("empty process substitution");
       return { value: "", quoted: false, substitution: `${c0}(${inner})` };
@@ -440,32 +440,32 @@ class SubsetParser {
     let sawQuote = false;
     let tilde = false;
     for (;;) {
-      const c = this.#peek();
+      const c = this.peek();
       if (c === "" || META.has(c)) break;
-      this.#tick();
-      const atStart = this.#at === start;
+      this.tick();
+      const atStart = this.at === start;
       switch (c) {
         case "\\": {
-          const next = this.#peek(1);
+          const next = this.peek(1);
           if (next === "\n") refuse("line continuation");
           if (next === "") refuse("backslash at the end");
           value += next;
           quoted = true;
           sawQuote = true;
-          this.#at += 2;
+          this.at += 2;
           continue;
         }
         case "'": {
-          const end = this.src.indexOf("'", this.#at + 1);
+          const end = this.src.indexOf("'", this.at + 1);
           if (end < 0) refuse("unterminated single quote");
-          value += this.src.slice(this.#at + 1, end);
-          this.#at = end + 1;
+          value += this.src.slice(this.at + 1, end);
+          this.at = end + 1;
           quoted = true;
           sawQuote = true;
           continue;
         }
         case '"': {
-          value += this.#doubleQuoted();
+          value += this.doubleQuoted();
           quoted = true;
           sawQuote = true;
           continue;
@@ -481,7 +481,7 @@ class SubsetParser {
           refuse("glob");
           break;
         case "[": {
-          const whole = atStart && (this.src[this.#at + 1] === undefined || META.has(this.src[this.#at + 1]!));
+          const whole = atStart && (this.src[this.at + 1] === undefined || META.has(this.src[this.at + 1]!));
           if (!whole) refuse("glob ([)");
           break;
         }
@@ -491,7 +491,7 @@ class SubsetParser {
           break;
         case "~":
           if (atStart) {
-            const next = this.#peek(1);
+            const next = this.peek(1);
             if (next !== "" && next !== "/" && !META.has(next)) refuse("~user");
             tilde = true;
             break;
@@ -506,7 +506,7 @@ class SubsetParser {
       }
       value += c;
       if (!sawQuote) unquotedPrefix += c;
-      this.#at++;
+      this.at++;
     }
     const eq = unquotedPrefix.indexOf("=");
     const name = eq > 0 ? unquotedPrefix.slice(0, eq) : "";
@@ -516,30 +516,30 @@ class SubsetParser {
     return word;
   }
 
-  #doubleQuoted(): string {
+  private doubleQuoted(): string {
     let out = "";
-    this.#at++;
+    this.at++;
     for (;;) {
-      const c = this.#peek();
+      const c = this.peek();
       if (c === "") refuse("unterminated double quote");
-      this.#tick();
+      this.tick();
       if (c === '"') {
-        this.#at++;
+        this.at++;
         return out;
       }
       if (c === "$") refuse("expansion ($) in double quotes");
       if (c === "`") refuse("command substitution (backtick) in double quotes");
       if (c === "\\") {
-        const next = this.#peek(1);
+        const next = this.peek(1);
         if (next === "\n") refuse("line continuation in double quotes");
         if (next === "$" || next === "`" || next === '"' || next === "\\") {
           out += next;
-          this.#at += 2;
+          this.at += 2;
           continue;
         }
       }
       out += c;
-      this.#at++;
+      this.at++;
     }
   }
 }
