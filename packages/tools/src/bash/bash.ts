@@ -129,7 +129,8 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 async function askForCommand(ctx: ToolContext, command: string, description: string | undefined, cwd: string, workspace: string) {
   const analysis = await analyzeCommand(command, { cwd, workspace });
   // A path that cannot be resolved (a symlink loop, too long) is judged as written.
-  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.path).catch(() => use.path) })));
+  // Resolved as the kernel walks them: a `..` after a symlink leaves the link's target.
+  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.spelled ?? use.path).catch(() => use.path) })));
   for (const spec of bashAsks({ ...analysis, paths })) {
     await ctx.ask({ ...spec, metadata: { command, description } });
   }
