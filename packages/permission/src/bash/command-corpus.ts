@@ -44,7 +44,7 @@ export const CORPUS: readonly CorpusCase[] = [
   { command: "# only a comment", patterns: [] },
 
   // Operators, subshells, substitutions: one pattern per simple command.
-  { command: "ls && rm -rf ~", patterns: ["ls", "rm -rf ~"], always: ["ls *", "rm *"], externalDirectories: ["/home/u"] },
+  { command: "ls && rm -rf ~", patterns: ["ls", "rm -rf /home/u"], variants: [[], ["rm -rf ~"]], always: ["ls *", "rm *"], externalDirectories: ["/home/u"] },
   { command: "npm run lint || npm run fix", patterns: ["npm run lint", "npm run fix"], always: ["npm run lint *", "npm run fix *"] },
   { command: "make; make install", patterns: ["make", "make install"], always: ["make", "make install *"] },
   { command: "cat package.json | grep version", patterns: ["cat package.json", "grep version"], always: ["cat *", "grep *"] },
@@ -57,7 +57,7 @@ export const CORPUS: readonly CorpusCase[] = [
   { command: "if true; then ls; else pwd; fi", patterns: ["true", "ls", "pwd"], opaque: true },
   { command: "[[ -f x ]] && ! ls", patterns: ["ls"], opaque: true },
   { command: "ls &", patterns: ["ls"], always: ["ls *"] },
-  { command: "f() { rm -rf ~; }; f", patterns: ["rm -rf ~", "f"], externalDirectories: ["/home/u"], opaque: true },
+  { command: "f() { rm -rf ~; }; f", patterns: ["rm -rf /home/u", "f"], variants: [["rm -rf ~"], []], externalDirectories: ["/home/u"], opaque: true },
 
   // Redirections.
   { command: "ls > out.txt", patterns: ["ls"], variants: [["ls > out.txt"]], always: ["ls *"], writes: ["/home/u/ws/out.txt"] },
@@ -71,7 +71,7 @@ export const CORPUS: readonly CorpusCase[] = [
   // Paths of file-touching commands.
   { command: "rm -rf build", patterns: ["rm -rf build"], always: ["rm *"] },
   { command: "rm -rf /", patterns: ["rm -rf /"], always: ["rm *"], externalDirectories: ["/"] },
-  { command: "cat ~/.bashrc", patterns: ["cat ~/.bashrc"], always: ["cat *"], externalDirectories: ["/home/u"] },
+  { command: "cat ~/.bashrc", patterns: ["cat /home/u/.bashrc"], variants: [["cat ~/.bashrc"]], always: ["cat *"], externalDirectories: ["/home/u"] },
   { command: "cat $HOME/.ssh/id_rsa", patterns: ["cat /home/u/.ssh/id_rsa"], variants: [["cat $HOME/.ssh/id_rsa"]], externalDirectories: ["/home/u/.ssh"], opaque: true },
   { command: "cp a.txt /etc/", patterns: ["cp a.txt /etc/"], always: ["cp *"], externalDirectories: ["/etc"] },
   { command: "mv a.txt ../b.txt", patterns: ["mv a.txt ../b.txt"], always: ["mv *"], externalDirectories: ["/home/u"] },
@@ -119,7 +119,7 @@ export const CORPUS: readonly CorpusCase[] = [
   { command: "$CMD --force", patterns: ["$CMD --force"], opaque: true },
   { command: "export PATH=/tmp:$PATH && ls", patterns: ["export PATH=/tmp:$PATH", "ls"], opaque: true },
   { command: "x=1; ls", patterns: ["ls"], opaque: true },
-  { command: "x=$(rm -rf ~)", patterns: ["rm -rf ~"], externalDirectories: ["/home/u"], opaque: true },
+  { command: "x=$(rm -rf ~)", patterns: ["rm -rf /home/u"], variants: [["rm -rf ~"]], externalDirectories: ["/home/u"], opaque: true },
   { command: "source .venv/bin/activate && pytest", patterns: ["source .venv/bin/activate", "pytest"], opaque: true },
   { command: "rm -rf $DIR", patterns: ["rm -rf $DIR"], opaque: true },
   { command: "for f in *.ts; do cat $f; done", patterns: ["cat $f"], opaque: true },

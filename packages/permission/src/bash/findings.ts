@@ -69,7 +69,7 @@ export class Findings {
       return;
     }
     const expanded = expandTilde(value, this.home);
-    const directory = isDirectory || spelledAsDirectory(value);
+    const directory = isDirectory || spelledAsDirectory(value) || expanded === this.home;
     for (const cwd of cwds) {
       const spelled = this.join(cwd, expanded);
       const path = resolve(spelled);

@@ -96,6 +96,7 @@ export class SimpleCommands {
   #wrapper(base: string, words: readonly Word[], canonical: string, variants: string[], cwds: Cwds, reach: Reach): Flow {
     const unwrapped = unwrap(base, words.slice(1).map((w) => w.value));
     for (const dir of unwrapped.directories) this.at.touch(dir, cwds, true, false);
+    for (const file of unwrapped.written ?? []) this.at.touch(file, cwds, false, true);
     // `env PATH=/tmp ls`, `sudo LD_PRELOAD=x ls`: the same as an assignment prefix.
     for (const assignment of unwrapped.assignments) if (!isHarmlessVariable(assignment.slice(0, assignment.indexOf("=")))) this.at.opaque = true;
     // The wrapper in front of each spelling of what it runs: `sudo /bin/rm x` is also `sudo rm x`.
@@ -119,6 +120,17 @@ export class SimpleCommands {
       });
       return unchanged(cwds);
     }
+    if (unwrapped.kind === "split") {
+      // `env -S 'rm x'` runs `rm x`: its words, as plain as the string was.
+      const inner = unwrapped.words.map((value) => ({ node: words[0]!.node, raw: value, value }));
+      const reached = { written: unwrapped.words.join(" "), stdin: reach.stdin, wrappers: reach.wrappers + 1 };
+      if (unwrapped.mode === "same") this.run(inner, innerCwds, { ...reached, around: [canonical, ...variants] });
+      else {
+        this.at.add(canonical, variants);
+        this.run(inner, innerCwds, { ...reached, around: [] });
+      }
+      return unchanged(cwds);
+    }
     this.at.add(canonical, [...variants, ...wrapped]);
     if (unwrapped.kind === "unknown") this.at.opaque = true;
     else if (unwrapped.kind === "command") {
@@ -134,7 +146,11 @@ export class SimpleCommands {
     } else if (unwrapped.kind === "code") {
       for (const code of unwrapped.code) {
         if (code === undefined) this.at.opaque = true;
-        else this.nested(code, innerCwds, false);
+        else {
+          // `flock f -c code` runs `sh -c code`: that shell is a program run too.
+          if (unwrapped.shell) this.at.add(`${unwrapped.shell} -c ${code}`, []);
+          this.nested(code, innerCwds, false);
+        }
       }
     }
     return unchanged(cwds);

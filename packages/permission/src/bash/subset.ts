@@ -22,6 +22,8 @@
  * NUL bytes, nesting deeper than {@link MAX_SUBSET_NESTING}.
  */
 
+import { analysisClock } from "./clock.js";
+
 /** The parser's answer: the canonical text of a command it models, or why it does not. */
 export type SubsetResult = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -35,6 +37,8 @@ const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** Characters a word may hold and still be printed without quotes. */
 const PLAIN = /^[A-Za-z0-9_./:@%+,=-]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Characters with no meaning to bash inside a word (a run of them is taken at once). */
+const PLAIN_RUN = /[A-Za-z0-9_.\/:@%+,=-]+/y;
 
 class Refused extends Error {}
 
@@ -91,10 +95,16 @@ export function quoteWord(value: string, commandName = false): string {
   return `'${value.replaceAll("'", "'\\''")}'`;
 }
 
+/** Marks around a redirected command (the source holds no NUL, so they cannot clash with it). */
+const GROUP_OPEN = "\u0000[";
+const GROUP_CLOSE = "\u0000]";
+const grouped = (text: string): string => `${GROUP_OPEN}${text}${GROUP_CLOSE}`;
+
 class SubsetParser {
   private at = 0;
   private nesting = 0;
   private steps = 0;
+  private nextCheck = 1024;
   private heredocs: PendingHeredoc[] = [];
 
   constructor(
@@ -112,7 +122,9 @@ class SubsetParser {
   }
 
   private tick(): void {
-    if (++this.steps % 1024 === 0 && performance.now() > this.deadline) refuse("out of time");
+    if (++this.steps < this.nextCheck) return;
+    this.nextCheck = this.steps + 1024;
+    if (analysisClock() > this.deadline) refuse("out of time");
   }
 
   private peek(offset = 0): string {
@@ -251,7 +263,8 @@ class SubsetParser {
       if (this.peek() !== ")") refuse("unclosed subshell");
       this.at++;
       if (inner.trim() === "") refuse("empty subshell");
-      return `(${inner})${this.redirectsOnly()}`;
+      const redirects = this.redirectsOnly();
+      return redirects ? grouped(`(${inner})${redirects}`) : `(${inner})`;
     }
     if (this.atWord("{")) {
       this.at++;
@@ -260,7 +273,8 @@ class SubsetParser {
       this.at++;
       if (inner.trim() === "") refuse("empty group");
       const separator = inner.endsWith("&") ? " " : "; ";
-      return `{ ${inner}${separator}}${this.redirectsOnly()}`;
+      const redirects = this.redirectsOnly();
+      return redirects ? grouped(`{ ${inner}${separator}}${redirects}`) : `{ ${inner}${separator}}`;
     }
     return this.simple();
   }
@@ -284,6 +298,7 @@ class SubsetParser {
   private simple(): string {
     const parts: string[] = [];
     let named = false;
+    let redirected = false;
     for (;;) {
       this.tick();
       this.blanks();
@@ -295,6 +310,7 @@ class SubsetParser {
       const redirect = this.redirect(fd);
       if (redirect !== undefined) {
         parts.push(redirect);
+        redirected = true;
         continue;
       }
       if (fd !== "") refuse("descriptor without a redirection");
@@ -315,7 +331,7 @@ class SubsetParser {
       } else parts.push(printWord(word));
     }
     if (parts.length === 0) refuse("empty command");
-    return parts.join(" ");
+    return redirected ? grouped(parts.join(" ")) : parts.join(" ");
   }
 
   /** Digits directly before `<` or `>` (an `n>` redirection): consumed and returned, else "". */
@@ -395,9 +411,19 @@ class SubsetParser {
     return `\u0000${this.slots.length - 1}\u0000`;
   }
 
-  /** Replaces heredoc placeholders by their here-strings. */
+  /**
+   * Replaces heredoc placeholders by their here-strings, and the marks around redirected commands
+   * by a `{ …; }` group — tree-sitter-bash reads `a && b > f` as `(a && b) > f`, bash as
+   * `a && (b > f)`; in a group of its own the redirection can only belong to its command. A
+   * program that is one redirected command needs no group.
+   */
   finish(text: string): string {
-    return text.replace(/\u0000(\d+)\u0000/g, (_, i: string) => this.slots[Number(i)]!.text);
+    const single = text.startsWith(GROUP_OPEN) && text.endsWith(GROUP_CLOSE) && text.indexOf(GROUP_OPEN, 1) < 0;
+    const marked = single ? text.slice(GROUP_OPEN.length, -GROUP_CLOSE.length) : text;
+    return marked
+      .replaceAll(GROUP_OPEN, "{ ")
+      .replaceAll(GROUP_CLOSE, "; }")
+      .replace(/\u0000(\d+)\u0000/g, (_, i: string) => this.slots[Number(i)]!.text);
   }
 
   private heredocBody(heredoc: PendingHeredoc): void {
@@ -440,6 +466,17 @@ class SubsetParser {
     let sawQuote = false;
     let tilde = false;
     for (;;) {
+      // A run of plain characters in one step (words can be 100 KB long).
+      PLAIN_RUN.lastIndex = this.at;
+      if (PLAIN_RUN.test(this.src)) {
+        const run = this.src.slice(this.at, PLAIN_RUN.lastIndex);
+        value += run;
+        if (!sawQuote) unquotedPrefix += run;
+        this.at = PLAIN_RUN.lastIndex;
+        this.steps += run.length;
+        this.tick();
+        continue;
+      }
       const c = this.peek();
       if (c === "" || META.has(c)) break;
       this.tick();

@@ -1,3 +1,4 @@
+import { analysisClock } from "./clock.js";
 import type { Node, Parser } from "web-tree-sitter";
 import { type Cwds, Findings, type Flow, unchanged, union } from "./findings.js";
 import { builtinOpacity } from "./builtins.js";
@@ -20,6 +21,7 @@ export class Walker extends Findings {
   readonly #commands = new SimpleCommands(this, (code, cwds, wrapped) => this.#nested(code, cwds, wrapped));
   #depth = 0;
   #nesting = 0;
+  #ticks = 0;
 
   /** Set when the time budget ran out: the rest of the command was not analysed. */
   outOfTime = false;
@@ -27,7 +29,7 @@ export class Walker extends Findings {
   constructor(
     readonly parser: Parser,
     home: string,
-    /** `performance.now()` after which parsing and walking stop (the command is then opaque). */
+    /** `analysisClock()` after which parsing and walking stop (the command is then opaque). */
     readonly deadline: number,
   ) {
     super(home);
@@ -81,7 +83,8 @@ export class Walker extends Findings {
 
   /** Whether the time budget is spent; once it is, everything left is opaque. */
   #late(): boolean {
-    if (!this.outOfTime && performance.now() > this.deadline) this.outOfTime = true;
+    // The clock is a system call: read every 64th time (a few microseconds of work apart).
+    if (!this.outOfTime && ++this.#ticks % 64 === 0 && analysisClock() > this.deadline) this.outOfTime = true;
     return this.outOfTime;
   }
 
@@ -112,11 +115,14 @@ export class Walker extends Findings {
       case "compound_statement":
         return this.#sequence(node, cwds);
       case "pipeline":
+        // Each command of a pipeline runs in its own subshell, from the same folder.
+        for (const child of node.namedChildren) this.#walk(child, cwds);
+        return unchanged(cwds);
       case "subshell":
       case "command_substitution":
       case "process_substitution":
-        // Each runs in a subshell: a `cd` inside does not outlive it.
-        for (const child of node.namedChildren) this.#walk(child, cwds);
+        // Its statements run one after another in a subshell: a `cd` inside does not outlive it.
+        this.#sequence(node, cwds);
         return unchanged(cwds);
       case "file_redirect":
       case "heredoc_redirect":

@@ -29,14 +29,20 @@ export interface WrapperSpec {
   optional?: readonly string[];
   /** Valued options naming the folder the command runs in (`env -C dir`, `sudo -D dir`). */
   chdir?: readonly string[];
-  /** Valued options whose value is shell code (`su -c`, `flock -c`, `env -S`, `script -c`). */
+  /** Valued options whose value is shell code (`su -c`, `flock -c`, `script -c`). */
   code?: readonly string[];
+  /** Valued options whose value is split into the command's words (`env -S`, not a shell). */
+  splits?: readonly string[];
   /** Options after which no command runs (`command -v`, `taskset -p`). */
   noCommand?: readonly string[];
   /** Options whose value is a program or library that would run (`fakeroot --faked`, `-l`): opaque. */
   runs?: readonly string[];
   /** Operands before the command: `timeout DURATION cmd`, `chroot DIR cmd`, `flock FILE cmd`. */
   leading?: number;
+  /** The leading operand is a file it creates or opens for writing (`flock FILE`: the lock file). */
+  writesLeading?: boolean;
+  /** Its code option runs the code with `sh -c` (`flock -c`, `su -c`): that shell is a program it runs. */
+  codeViaShell?: boolean;
   /** Options may also follow the leading operands (`su USER -c code`, `flock FILE -c code`). */
   permute?: boolean;
   /** `nice -10`: a dash followed by digits is an option. */
@@ -94,7 +100,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map([
     flags: ["-i", "-0", "-v", "--ignore-environment", "--null", "--debug", "-", "--ignore-signal", "--default-signal", "--block-signal", "--list-signal-handling"],
     valued: ["-u", "--unset"],
     chdir: ["-C", "--chdir"],
-    code: ["-S", "--split-string"],
+    splits: ["-S", "--split-string"],
     assignments: true,
   })],
   ["command", same({ flags: ["-p"], noCommand: ["-v", "-V"] })],
@@ -115,6 +121,8 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map([
     code: ["-c", "--command"],
     leading: 1,
     permute: true,
+    writesLeading: true,
+    codeViaShell: true,
   })],
   ["unbuffer", same({ flags: ["-p"] })],
   ["caffeinate", same({ flags: ["-d", "-i", "-m", "-s", "-u"], valued: ["-t", "-w"] })],
@@ -159,17 +167,26 @@ export const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map([
     code: ["-c", "--command"],
     bareRunsShell: true,
   })],
-  ["npx", privileged({ flags: ["-y", "--yes", "--no", "-q", "--quiet", "--no-install", "--ignore-existing"], valued: ["-p", "--package", "--cache", "--registry", "--userconfig"], code: ["-c", "--call", "--shell-auto-fallback"] })],
+  ["npx", privileged({ codeViaShell: true, flags: ["-y", "--yes", "--no", "-q", "--quiet", "--no-install", "--ignore-existing"], valued: ["-p", "--package", "--cache", "--registry", "--userconfig"], code: ["-c", "--call", "--shell-auto-fallback"] })],
 ]);
 
 /** What a wrapper runs, read from the words after its name, with the folder and variables it sets. */
-export type Unwrapped = { directories: string[]; assignments: string[] } & (
+export type Unwrapped = {
+  directories: string[];
+  assignments: string[];
+  /** Files the wrapper itself writes (`flock FILE`). */
+  written?: string[];
+  /** The shell its code runs under (`sh`), when it runs code through one. */
+  shell?: string;
+} & (
   /** Not a wrapper, or one that runs nothing here (`command -v x`, `env` alone). */
   | { kind: "none" }
   /** It runs the command made of the words from `start` on. */
   | { kind: "command"; mode: WrapperMode; start: number }
   /** It runs shell code: each string is parsed as a command list (undefined: not known). */
   | { kind: "code"; mode: WrapperMode; code: (string | undefined)[] }
+  /** It runs the command made of these words (`env -S 'cmd args'`). */
+  | { kind: "split"; mode: WrapperMode; words: string[] }
   /** Its options depend on run-time values, are unknown, or run a program: what it runs cannot be told. */
   | { kind: "unknown"; mode: WrapperMode }
 );
@@ -183,16 +200,18 @@ interface Scan {
   /** Index of the first word of the command (after options and leading operands). */
   start: number;
   options: { name: string; value: string | undefined }[];
+  /** The leading operands (`flock FILE`, `timeout DURATION`). */
+  leading: string[];
   assignments: string[];
   unknown: boolean;
 }
 
 /** Reads a wrapper's options and leading operands strictly: anything its grammar does not list is unknown. */
 export function scanWrapper(spec: WrapperSpec, values: readonly (string | undefined)[]): Scan {
-  const valued = new Set([...(spec.valued ?? []), ...(spec.chdir ?? []), ...(spec.code ?? []), ...(spec.runs ?? [])]);
+  const valued = new Set([...(spec.valued ?? []), ...(spec.chdir ?? []), ...(spec.code ?? []), ...(spec.splits ?? []), ...(spec.runs ?? [])]);
   const flags = new Set([...(spec.flags ?? []), ...(spec.noCommand ?? [])]);
   const optional = new Set(spec.optional ?? []);
-  const scan: Scan = { start: values.length, options: [], assignments: [], unknown: false };
+  const scan: Scan = { start: values.length, options: [], leading: [], assignments: [], unknown: false };
   let leading = spec.leading ?? 0;
   let optionsOpen = true;
   const unknown = (i: number) => {
@@ -214,6 +233,7 @@ export function scanWrapper(spec: WrapperSpec, values: readonly (string | undefi
     if (!optionsOpen || !word.startsWith("-") || (word === "-" && !flags.has("-"))) {
       if (leading > 0) {
         leading--;
+        scan.leading.push(word);
         if (!spec.permute) optionsOpen = true;
         continue;
       }
@@ -269,19 +289,28 @@ export function unwrap(name: string, values: readonly (string | undefined)[]): U
   if (!spec) return { kind: "none", directories: [], assignments: [] };
   const scan = scanWrapper(spec, values);
   const { mode } = spec;
-  const { assignments } = scan;
+  const assignments = scan.assignments;
+  const extra = { ...(spec.writesLeading ? { written: scan.leading } : {}), ...(spec.codeViaShell ? { shell: "sh" } : {}) };
   const named = (list: readonly string[] | undefined) => scan.options.filter((o) => (list ?? []).includes(o.name));
   const directories = named(spec.chdir).map((o) => o.value).filter((v) => v !== undefined);
   if (scan.unknown || named(spec.runs).length > 0) return { kind: "unknown", mode, directories, assignments };
+  const split = named(spec.splits).map((o) => o.value);
+  if (split.length > 0) {
+    // `env -S STRING` splits STRING into words by its own rules (quotes, escapes, ${VAR}), not a
+    // shell's: read here only when it holds none of them; then its words come before the rest.
+    const words = split.length === 1 && split[0] !== undefined && /^[^'"\\$#]*$/.test(split[0]) ? split[0].split(/[ \t\n\v\f\r]+/).filter(Boolean) : undefined;
+    if (!words || words.length === 0 || scan.start < values.length) return { kind: "unknown", mode, directories, assignments };
+    return { kind: "split", mode, words, directories, assignments };
+  }
   const code = named(spec.code).map((o) => o.value);
   if (code.length > 0) {
     // `su USER -c code ARGS`, `flock FILE -c code`: words left after the code go to the shell as $0…; fine.
-    return { kind: "code", mode, code, directories, assignments };
+    return { kind: "code", mode, code, directories, assignments, ...extra };
   }
-  if (named(spec.noCommand).length > 0) return { kind: "none", directories, assignments };
+  if (named(spec.noCommand).length > 0) return { kind: "none", directories, assignments, ...extra };
   if (scan.start >= values.length) {
     if (spec.bareRunsShell) return { kind: "unknown", mode, directories, assignments }; // a shell reading stdin
-    return { kind: "none", directories, assignments };
+    return { kind: "none", directories, assignments, ...extra };
   }
   const rest = values.slice(scan.start);
   if (spec.joinsCode) {
@@ -293,5 +322,5 @@ export function unwrap(name: string, values: readonly (string | undefined)[]): U
     return { kind: "unknown", mode, directories, assignments };
   }
   if (rest[0] === undefined) return { kind: "unknown", mode, directories, assignments };
-  return { kind: "command", mode, start: scan.start, directories, assignments };
+  return { kind: "command", mode, start: scan.start, directories, assignments, ...extra };
 }

@@ -1,0 +1,242 @@
+// The shell analyser against bash itself. Generated commands (a seeded grammar, thousands per run)
+// and the corpus of bypasses found so far run under real bash inside bubblewrap, where /usr/bin,
+// /usr/sbin and /usr/local/bin (and so /bin and /sbin) hold a logging shim for every program: a
+// program run by name, by PATH or by absolute path is logged with its arguments. Wrappers and
+// shells are passed through to the real program after logging, so what they run is logged too.
+// Each case runs in its own fixture folder; every file created, changed or removed there is a
+// write. The analysis is sound when, for every command it does not call opaque, each program bash
+// ran is among its patterns or their spellings and each path bash wrote is among its written paths
+// (resolved through symlinks as the kernel walks them).
+import { spawnSync } from "node:child_process";
+import { chmodSync, lstatSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { analyzeCommand, type CommandAnalysis } from "@lathe/permission";
+import { realpathLoose } from "@lathe/tools";
+import { generateCommands } from "../packages/permission/src/bash/shell-grammar.js";
+
+const SEED = Number(process.env.LATHE_DIFF_SEED ?? 20261126);
+const COUNT = Number(process.env.LATHE_DIFF_CASES ?? 2000);
+const bypasses = JSON.parse(readFileSync(new URL("./fixtures/shell-bypasses.json", import.meta.url), "utf8")) as { cases: { command: string; why: string }[] };
+
+/** Programs passed through to the real binary after logging, so that what they run is seen too. */
+const PASS_THROUGH = ["bash", "sh", "dash", "rbash", "env", "timeout", "nice", "nohup", "stdbuf", "setsid", "xargs", "find", "flock", "time"];
+/** Where things are inside the sandbox. */
+const INSIDE = { cases: "/mnt/s", log: "/mnt/log", tool: "/mnt/tool", real: "/opt/real" };
+const OLD = new Date("2001-01-01T00:00:00Z");
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), "lathe-diff-")));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The files of a fixture, relative to the case folder (`ws` is the working directory). */
+function makeFixture(dir: string): void {
+  for (const sub of ["ws/dir", "ws/secrets", "ws/.git", "out", "home"]) mkdirSync(join(dir, sub), { recursive: true });
+  for (const file of ["ws/a", "ws/b", "ws/dir/c", "ws/secrets/k", "ws/.git/config"]) writeFileSync(join(dir, file), "x\n");
+  symlinkSync("../out", join(dir, "ws/link"));
+  for (const entry of listTree(dir)) lutimesSync(join(dir, entry), OLD, OLD);
+}
+
+function listTree(dir: string, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(dir, prefix))) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    out.push(rel);
+    if (lstatSync(join(dir, rel)).isDirectory()) out.push(...listTree(dir, rel));
+  }
+  return out;
+}
+
+// dash starts in half the time bash takes, and reads no startup file a command could point it at.
+const SHIM = `#!${INSIDE.real}/dash
+c=$LATHE_CASE
+case $c in ''|*[!0-9]*) read -r c < ${INSIDE.log}/case;; esac
+printf '%s\\0' "$#" "$0" "$@" >> "${INSIDE.log}/$c.exec"
+n=\${0##*/}
+case $n in ${PASS_THROUGH.join("|")}) exec "${INSIDE.real}/$n" "$@";; esac
+exit 0
+`;
+
+const DRIVER = `i=0
+while IFS= read -r -d '' cmd; do
+  cd "${INSIDE.cases}/$i/ws" || exit 90
+  printf '%s' "$i" > ${INSIDE.log}/case
+  LATHE_CASE=$i HOME=${INSIDE.cases}/$i/home PATH=/usr/bin:/bin ${INSIDE.real}/bash -c "$cmd" </dev/null >/dev/null 2>&1
+  i=$((i+1))
+done < /mnt/cmds
+${INSIDE.real}/sleep 0.3
+`;
+
+/** Runs the commands under bash in the shimmed sandbox; returns per case the programs run and the host paths written. */
+function runUnderBash(commands: readonly string[]): { execs: string[][][]; writes: string[][] } {
+  const shims = join(root, "shims");
+  const tool = join(root, "tool");
+  const log = join(root, "log");
+  const cases = join(root, "s");
+  for (const dir of [shims, tool, log, cases]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(tool, "shim"), SHIM);
+  chmodSync(join(tool, "shim"), 0o755);
+  writeFileSync(join(tool, "driver"), DRIVER);
+  const names = new Set<string>();
+  for (const bin of ["/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"]) {
+    try {
+      for (const name of readdirSync(bin)) names.add(name);
+    } catch {
+      // a folder this system does not have
+    }
+  }
+  for (const name of names) symlinkSync(`${INSIDE.tool}/shim`, join(shims, name));
+  let t = performance.now();
+  commands.forEach((_, i) => makeFixture(join(cases, String(i))));
+  console.log("fixtures", performance.now() - t);
+  t = performance.now();
+  writeFileSync(join(root, "cmds"), commands.map((c) => `${c}\0`).join(""));
+  const args = [
+    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+    "--tmpfs", "/opt", "--ro-bind", "/usr/bin", INSIDE.real,
+    "--tmpfs", "/mnt", "--bind", cases, INSIDE.cases, "--bind", log, INSIDE.log, "--ro-bind", tool, INSIDE.tool, "--ro-bind", join(root, "cmds"), "/mnt/cmds",
+    ...["/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"].flatMap((bin) => ["--ro-bind", shims, bin]),
+    "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent", "--chdir", "/mnt",
+    "--", `${INSIDE.real}/bash`, "-p", `${INSIDE.tool}/driver`,
+  ];
+  const run = spawnSync("bwrap", args, { encoding: "utf8", timeout: 240_000, env: { PATH: "/usr/bin:/bin" } });
+  if (run.error) throw run.error;
+  if (run.status !== 0) throw new Error(`the sandboxed driver failed (${run.status}): ${run.stderr}`);
+  console.log("bash", performance.now() - t);
+
+  const execs = commands.map((_, i) => parseExecLog(join(log, `${i}.exec`)));
+  const writes = commands.map((_, i) => changedPaths(join(cases, String(i))));
+  return { execs, writes };
+}
+
+function parseExecLog(file: string): string[][] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const fields = text.split("\0");
+  const out: string[][] = [];
+  for (let at = 0; at < fields.length - 1; ) {
+    const count = Number(fields[at]);
+    out.push(fields.slice(at + 1, at + 2 + count));
+    at += 2 + count;
+  }
+  return out;
+}
+
+const FIXTURE_ENTRIES = (() => {
+  const probe = join(tmpdir(), `lathe-diff-probe-${process.pid}`);
+  rmSync(probe, { recursive: true, force: true });
+  mkdirSync(probe);
+  makeFixture(probe);
+  const entries = new Set(listTree(probe));
+  rmSync(probe, { recursive: true, force: true });
+  return entries;
+})();
+
+/** Host paths created, changed or removed in a case folder (relative to it). */
+function changedPaths(dir: string): string[] {
+  const now = new Set(listTree(dir));
+  const changed: string[] = [];
+  for (const entry of now) {
+    const stat = lstatSync(join(dir, entry));
+    if (!FIXTURE_ENTRIES.has(entry)) changed.push(entry);
+    else if (!stat.isDirectory() && stat.mtimeMs !== OLD.getTime()) changed.push(entry);
+  }
+  for (const entry of FIXTURE_ENTRIES) if (!now.has(entry)) changed.push(entry);
+  return changed;
+}
+
+const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin"]);
+
+/** Stands for a process substitution: `<(…)` in a pattern, `/dev/fd/N` in what ran. */
+const PIPE = "\0pipe\0";
+
+/** A pattern with each process substitution `<(…)` / `>(…)` (balanced parentheses) replaced by {@link PIPE}. */
+function pipesMarked(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    if ((pattern[i] === "<" || pattern[i] === ">") && pattern[i + 1] === "(" && (i === 0 || pattern[i - 1] === " ")) {
+      let depth = 0;
+      let j = i + 1;
+      for (; j < pattern.length; j++) {
+        if (pattern[j] === "(") depth++;
+        else if (pattern[j] === ")" && --depth === 0) break;
+      }
+      out += PIPE;
+      i = j;
+    } else out += pattern[i];
+  }
+  return out;
+}
+
+/** Whether the analysis names the program run with `argv` (its pattern or one of its spellings). */
+function named(analysis: CommandAnalysis, argv: string[]): boolean {
+  const [file, ...rest] = argv;
+  const args = rest.map((arg) => (/^\/dev\/fd\/\d+$/.test(arg) ? PIPE : arg));
+  const spellings = new Set([...analysis.patterns, ...analysis.variants.flat()].map(pipesMarked));
+  const forms = [[file!, ...args].join(" ")];
+  if (SYSTEM_BIN.has(dirname(file!))) forms.push([basename(file!), ...args].join(" "));
+  return forms.some((form) => spellings.has(pipesMarked(form)));
+}
+
+interface Failure {
+  command: string;
+  missed: string[];
+}
+
+async function check(commands: readonly string[]): Promise<{ failures: Failure[]; opaque: number; programs: number; writes: number }> {
+  const { execs, writes } = runUnderBash(commands);
+  const failures: Failure[] = [];
+  let opaque = 0;
+  let programs = 0;
+  let written = 0;
+  for (const [i, command] of commands.entries()) {
+    const caseDir = join(root, "s", String(i));
+    const inside = `${INSIDE.cases}/${i}`;
+    const analysis = await analyzeCommand(command, { cwd: `${inside}/ws`, home: `${inside}/home` });
+    programs += execs[i]!.length;
+    written += writes[i]!.length;
+    if (analysis.opaque) {
+      opaque++;
+      continue;
+    }
+    const missed: string[] = [];
+    for (const argv of execs[i]!) if (!named(analysis, argv)) missed.push(`ran ${JSON.stringify(argv)}`);
+    // Written paths: where the analysis's paths land on the host, resolved as the kernel would.
+    const landed = new Set<string>();
+    for (const use of analysis.paths) {
+      if (!use.write) continue;
+      const spelled = use.spelled ?? use.path;
+      if (!spelled.startsWith(`${inside}/`)) continue;
+      landed.add(await realpathLoose(caseDir + spelled.slice(inside.length)));
+    }
+    for (const entry of writes[i]!) {
+      const host = join(caseDir, entry);
+      const real = join(realpathSync(dirname(host)), basename(host));
+      if (!landed.has(real)) missed.push(`wrote ${entry}`);
+    }
+    if (missed.length > 0) failures.push({ command, missed });
+  }
+  return { failures, opaque, programs, writes: written };
+}
+
+describe("the shell analyser against bash (differential)", () => {
+  it(`${COUNT} generated commands (seed ${SEED}) and the corpus of found bypasses: nothing runs or is written that a non-opaque analysis left out`, async () => {
+    const commands = [...bypasses.cases.map((c) => c.command), ...generateCommands(SEED, COUNT)];
+    const started = performance.now();
+    const result = await check(commands);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `differential: ${commands.length} commands in ${seconds.toFixed(1)} s (${(commands.length / seconds).toFixed(0)}/s); ` +
+        `${result.opaque} opaque, ${result.programs} programs run, ${result.writes} paths written`,
+    );
+    expect(result.failures.slice(0, 10)).toEqual([]);
+    // Not vacuous: bash ran programs and wrote files, and most commands were judged, not refused.
+    expect(result.programs).toBeGreaterThan(commands.length / 2);
+    expect(result.writes).toBeGreaterThan(commands.length / 20);
+    expect(commands.length - result.opaque).toBeGreaterThan(commands.length / 4);
+  }, 120_000);
+});
