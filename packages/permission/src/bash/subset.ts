@@ -31,7 +31,7 @@ export type SubsetResult = { ok: true; text: string } | { ok: false; reason: str
 export const MAX_SUBSET_NESTING = 64;
 
 /** Words bash reads as syntax when they stand where a command name goes. */
-const RESERVED = new Set(["if", "then", "elif", "else", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "function", "coproc", "in", "[[", "]]", "{", "}", "!", "time"]);
+const RESERVED = new Set(["if", "then", "elif", "else", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "function", "coproc", "in", "[[", "]]", "{", "}", "!"]);
 /** Characters that end an unquoted word. */
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** Characters a word may hold and still be printed without quotes. */
@@ -224,15 +224,8 @@ class SubsetParser {
       out = "! ";
       this.blanks();
     }
-    // The `time` keyword times the pipeline and changes nothing else: left out of the canonical text.
-    if (this.atWord("time")) {
-      this.at += 4;
-      this.blanks();
-      while (this.atWord("-p") || this.atWord("--")) {
-        this.at += 2;
-        this.blanks();
-      }
-    }
+    // `time` stays a word: bash's keyword only times the pipeline, but `sh` (dash) runs the `time`
+    // program, so the walker lists it as a wrapper — the command is listed either way.
     out += this.command();
     for (;;) {
       this.blanks();
