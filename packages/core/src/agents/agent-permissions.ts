@@ -14,6 +14,7 @@ import {
   type Ruleset,
 } from "@lathe/permission";
 import type { Session } from "@lathe/message";
+import type { ToolPermissionRequest } from "@lathe/tools";
 import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
 import type { ApproveFn, HandOffReply } from "./approval.js";
@@ -35,6 +36,22 @@ export interface GateAskInput {
   signal: AbortSignal;
   /** Told when a request this call made is answered (not when a rule decided), so the call can record it. */
   onAnswered?: (approval: ToolCallApproval) => void;
+}
+
+/**
+ * The fields of a tool's permission request the gate decides on — the same for every route to a
+ * tool (the model's calls, a command template's `` !`cmd` `` blocks, `@file` references), so
+ * that none drops a bash call's opacity or its respellings on the way.
+ */
+export function requestFields(request: ToolPermissionRequest): Pick<GateAskInput, "permission" | "patterns" | "variants" | "always" | "metadata" | "opaque"> {
+  return {
+    permission: request.permission,
+    patterns: request.patterns,
+    ...(request.variants ? { variants: request.variants } : {}),
+    always: request.always ?? request.patterns,
+    metadata: request.metadata ?? {},
+    ...(request.opaque ? { opaque: true } : {}),
+  };
 }
 
 /** A user's answer to one approval request of a tool call, as the call records it (`metadata.approval`). */
