@@ -4,6 +4,7 @@ import {
   evaluate,
   evaluateWithMode,
   fromConfig,
+  matchWildcard,
   PermissionService,
   RejectedError,
   type PermissionConfig,
@@ -69,6 +70,8 @@ export type PermissionRules = PermissionConfig | Rule[];
 /** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
 export interface PermissionGate {
   ask(input: GateAskInput): Promise<void>;
+  /** The patterns the agent's rules deny for a permission (see `ToolContext.deniedPatterns`). */
+  deniedPatterns?(agent: string, permission: string): string[];
   /** Decides without asking: the rules, then the session's approvals (see `ToolContext.check`). */
   check?(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask";
 }
@@ -191,6 +194,11 @@ export class AgentPermissions implements PermissionGate {
       mode: this.modeOf(input.sessionID),
       planRuleset: this.ruleset("plan"),
     });
+  }
+
+  /** The patterns of the agent's `deny` rules for `permission` (no mode or approval lifts a deny). */
+  deniedPatterns(agent: string, permission: string): string[] {
+    return this.ruleset(agent).filter((rule) => rule.action === "deny" && matchWildcard(rule.permission, permission)).map((rule) => rule.pattern);
   }
 
   /** Decides a request by the agent's rules, the session's mode and its approvals, asking no one. */

@@ -250,6 +250,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
         onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
     ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
+    ...(deps.gate.deniedPatterns ? { deniedPatterns: (permission) => deps.gate.deniedPatterns!(deps.agent, permission) } : {}),
     metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,

@@ -13,6 +13,7 @@ import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
 import { guardOrphans } from "./orphan-guard.js";
+import { enforcementMounts } from "./path-enforcement.js";
 import { bwrapCommand, probeBwrap, socketVanished, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
@@ -104,7 +105,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 
       const binary = sandboxBinary();
       const build = (): SandboxedCommand =>
-        binary ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute) : { file: shell, args: ["-c", args.command], sandbox: "none" };
+        binary
+          ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute, {
+              mounts: enforcementMounts(ctx, workspace),
+              network: ctx.check ? ctx.check({ permission: "webfetch", patterns: ["*"] }) === "allow" : true,
+            })
+          : { file: shell, args: ["-c", args.command], sandbox: "none" };
       const timeout = Math.min(args.timeout ?? defaultTimeout, maxTimeout);
       const opts = { timeout, graceMs: options.killGraceMs ?? 3000, limits, env: commandEnvironment(ctx, options), description: args.description };
       let command = build();
