@@ -37,6 +37,8 @@ const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 /** Characters a word may hold and still be printed without quotes. */
 const PLAIN = /^[A-Za-z0-9_./:@%+,=-]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `time` (with `-p`/`--`) followed by a `NAME=` word. */
+const TIME_THEN_ASSIGNMENT = /^time(?:[ \t]+(?:-p|--))*[ \t]+[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** Characters with no meaning to bash inside a word (a run of them is taken at once). */
 const PLAIN_RUN = /[A-Za-z0-9_.\/:@%+,=-]+/y;
 
@@ -225,7 +227,10 @@ class SubsetParser {
       this.blanks();
     }
     // `time` stays a word: bash's keyword only times the pipeline, but `sh` (dash) runs the `time`
-    // program, so the walker lists it as a wrapper — the command is listed either way.
+    // program, so the walker lists it as a wrapper — the command is listed either way. After bash's
+    // keyword an assignment prefix still counts (`time A=1 cmd` runs cmd), after the program it would
+    // be the command: refused.
+    if (TIME_THEN_ASSIGNMENT.test(this.src.slice(this.at, this.at + 256))) refuse("time before an assignment");
     out += this.command();
     for (;;) {
       this.blanks();
