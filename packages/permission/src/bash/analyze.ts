@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { analysisClock } from "./clock.js";
+import { AnalysisBudget } from "./clock.js";
 import { bashParser } from "./parser.js";
 import { outsideDirectory } from "./paths.js";
 import { Walker } from "./walker.js";
@@ -66,7 +66,7 @@ export interface AnalyzeCommandOptions {
 export const MAX_ANALYZED_LENGTH = 256 * 1024;
 
 /**
- * CPU time allowed for parsing and walking one command, in ms (see `analysisClock`). A command
+ * CPU time allowed for parsing and walking one command, in ms (see `AnalysisBudget`). A command
  * that takes longer is asked as a whole, opaque, with nothing of what was found by then (a partial answer could miss what the
  * rest runs).
  */
@@ -96,7 +96,7 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   if (command.length <= MAX_ANALYZED_LENGTH) {
     try {
       const parser = await bashParser();
-      walker = new Walker(parser, home, analysisClock() + ANALYSIS_TIME_BUDGET_MS);
+      walker = new Walker(parser, home, new AnalysisBudget(ANALYSIS_TIME_BUDGET_MS));
       walker.source(command, new Set([cwd]), 0);
       // Out of time: what was found so far is not the answer (never a partial one).
       if (walker.outOfTime) walker = undefined;

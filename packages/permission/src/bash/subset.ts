@@ -22,7 +22,7 @@
  * NUL bytes, nesting deeper than {@link MAX_SUBSET_NESTING}.
  */
 
-import { analysisClock } from "./clock.js";
+import type { AnalysisBudget } from "./clock.js";
 
 /** The parser's answer: the canonical text of a command it models, or why it does not. */
 export type SubsetResult = { ok: true; text: string } | { ok: false; reason: string };
@@ -80,9 +80,9 @@ interface PendingHeredoc {
  * Reads `code` as the bash subset (see the module comment) and returns its canonical text, or the
  * reason it is outside the subset. Linear in the length of `code`; never throws.
  */
-export function toSubset(code: string, home: string, deadline = Number.POSITIVE_INFINITY): SubsetResult {
+export function toSubset(code: string, home: string, budget?: AnalysisBudget): SubsetResult {
   try {
-    const parser = new SubsetParser(code, home, deadline);
+    const parser = new SubsetParser(code, home, budget);
     return { ok: true, text: parser.finish(parser.program()) };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, reason: error.message };
@@ -112,7 +112,7 @@ class SubsetParser {
   constructor(
     private readonly src: string,
     private readonly home: string,
-    private readonly deadline: number,
+    private readonly budget: AnalysisBudget | undefined,
   ) {}
 
   program(): string {
@@ -126,7 +126,7 @@ class SubsetParser {
   private tick(): void {
     if (++this.steps < this.nextCheck) return;
     this.nextCheck = this.steps + 1024;
-    if (analysisClock() > this.deadline) refuse("out of time");
+    if (this.budget?.spent()) refuse("out of time");
   }
 
   private peek(offset = 0): string {

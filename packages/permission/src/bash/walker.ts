@@ -1,4 +1,4 @@
-import { analysisClock } from "./clock.js";
+import type { AnalysisBudget } from "./clock.js";
 import type { Node, Parser } from "web-tree-sitter";
 import { type Cwds, Findings, type Flow, unchanged, union } from "./findings.js";
 import { builtinOpacity } from "./builtins.js";
@@ -29,8 +29,8 @@ export class Walker extends Findings {
   constructor(
     readonly parser: Parser,
     home: string,
-    /** `analysisClock()` after which parsing and walking stop (the command is then opaque). */
-    readonly deadline: number,
+    /** Once spent, parsing and walking stop (the command is then opaque). */
+    readonly budget: AnalysisBudget,
   ) {
     super(home);
   }
@@ -43,7 +43,7 @@ export class Walker extends Findings {
     }
     // Only what the subset parser models exactly is walked as it is; anything else is opaque, and
     // its text is still walked (as tree-sitter reads it) so that deny rules can catch what it names.
-    const subset = toSubset(code, this.home, this.deadline);
+    const subset = toSubset(code, this.home, this.budget);
     if (!subset.ok) {
       this.opaque = true;
       if (subset.reason === "out of time") this.outOfTime = true;
@@ -83,8 +83,7 @@ export class Walker extends Findings {
 
   /** Whether the time budget is spent; once it is, everything left is opaque. */
   #late(): boolean {
-    // The clock is a system call: read every 64th time (a few microseconds of work apart).
-    if (!this.outOfTime && ++this.#ticks % 64 === 0 && analysisClock() > this.deadline) this.outOfTime = true;
+    if (!this.outOfTime && ++this.#ticks % 64 === 0 && this.budget.spent()) this.outOfTime = true;
     return this.outOfTime;
   }
 
