@@ -24,14 +24,18 @@ const declaration: Judge = (args, harmless) => {
   }
   return undefined;
 };
+const SAFE_SET_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "errtrace", "functrace"]);
+
 /** `set`: only the shell options that change nothing about what runs (`-e`, `-u`, `-o pipefail`…). */
 const set: Judge = (args) => {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === "-o" || arg === "+o") {
-      if (!["errexit", "nounset", "pipefail", "xtrace", "verbose", "noclobber", "errtrace", "functrace"].includes(args[i + 1] ?? "")) return "set -o";
+    if (!/^[-+][euxvCEThBo]+$/.test(arg)) return "set of positional parameters or options";
+    // `-o NAME` (also at the end of a cluster: `-euo pipefail`) takes the next word.
+    if (arg.includes("o")) {
+      if (!arg.endsWith("o") || !SAFE_SET_OPTIONS.has(args[i + 1] ?? "")) return "set -o";
       i++;
-    } else if (!/^[-+][euxvCEThB]+$/.test(arg)) return "set of positional parameters or options";
+    }
   }
   return undefined;
 };

@@ -135,7 +135,9 @@ export class Walker extends Findings {
       case "unset_command": {
         // export/declare/local/readonly/typeset/unset: understood only as plain harmless names.
         const [keyword, ...args] = node.children.filter((c) => c.type !== "comment");
-        const values = args.map((a) => (a.type === "variable_assignment" ? assignmentText(a, this.home) : staticValue(a, this.home)));
+        const values = args.map((a) =>
+          a.type === "variable_assignment" ? assignmentText(a, this.home) : a.type === "variable_name" ? a.text : staticValue(a, this.home),
+        );
         if (values.some((v) => v === undefined) || builtinOpacity(keyword?.text ?? "", values as string[], isHarmlessVariable) !== undefined) this.opaque = true;
         const slot = this.add(node.text, []);
         if (node.type === "unset_command" && this.wrapped === 0 && !this.opaque) this.alwaysSlots[slot] = "unset *";
