@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { analyzeCommand, type CommandAnalysis } from "@lathe/permission";
 import { realpathLoose } from "@lathe/tools";
+import { bwrapIsolation, probeBwrap } from "../packages/tools/src/bash/sandbox.js";
 
 
 /** Programs passed through to the real binary after logging, so that what they run is seen too. */
@@ -113,11 +114,13 @@ function sandboxed(root: string, cases: string, log: string, tool: string, cmds:
     "--tmpfs", "/opt", "--ro-bind", "/usr/bin", INSIDE.real,
     "--tmpfs", "/mnt", "--bind", cases, INSIDE.cases, "--bind", log, INSIDE.log, "--ro-bind", tool, INSIDE.tool, "--ro-bind", cmds, "/mnt/cmds", "--bind", current, "/mnt/current",
     ...["/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"].flatMap((bin) => ["--ro-bind", shims, bin]),
-    "--unshare-user", "--unshare-pid", "--unshare-net", "--die-with-parent", "--chdir", "/mnt",
+    // The isolation the bash tool's sandbox found to work here (its own user namespace where it can).
+    ...bwrapIsolation(probeBwrap({ type: "bwrap" })),
+    "--unshare-pid", "--unshare-net", "--die-with-parent", "--chdir", "/mnt",
     "--", `${INSIDE.real}/bash`, "-p", `${INSIDE.tool}/driver`, String(offset), String(shard),
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn("bwrap", args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(probeBwrap({ type: "bwrap" }), args, { env: { PATH: "/usr/bin:/bin" }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
