@@ -60,6 +60,15 @@ describe("agreements with peers (issue 33)", () => {
   });
 });
 
+describe("a quoted program name with a blank names one program", () => {
+  it("is opaque, never matched as two words", async () => {
+    const analysis = await analyzeCommand("'git status' --short", options);
+    expect(analysis.opaque).toBe(true);
+    const allowList = fromConfig({ bash: { "*": "ask", "git status *": "allow" } });
+    expect(await decide("'git status' --short", allowList, options)).toBe("ask");
+  });
+});
+
 describe("redirections belong to their own command (tree-sitter binds them to the whole list)", () => {
   it("the folder after cd judges the redirection after it", async () => {
     const analysis = await analyzeCommand("cd sub && echo x > ../k", options);
