@@ -129,6 +129,28 @@ describe("shell rules fail closed, end to end", () => {
     }, 120_000);
   }
 
+  it("apply_patch's refusal does not quote a file whose read is denied", async () => {
+    const patch = "*** Begin Patch\n*** Update File: .env\n@@\n-SECRET=2\n+SECRET=3\n*** End Patch";
+    const agent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: "patch", name: "apply_patch", input: { patchText: patch } }] }, { text: "done" }]),
+      cwd: ws,
+      configDir: false,
+      snapshots: false,
+      dataDir: join(root, "data-patch"),
+      permission: PERMISSION,
+      approve: async () => "once",
+    });
+    const session = await agent.sessions.create();
+    const { parts } = await agent.prompt(session.id, "patch it");
+    await agent.close();
+    const part = parts.find((p) => p.type === "tool");
+    expect(part?.type === "tool" && part.state.status).toBe("error");
+    const error = part?.type === "tool" && part.state.status === "error" ? part.state.error : "";
+    expect(error).toMatch(/Failed to find/);
+    expect(error).toContain("excerpt left out"); // a near miss was found, and withheld
+    expect(error).not.toContain("SECRET=1");
+  });
+
   it("a command template's !`cmd` blocks get the analysis the model's bash calls get", async () => {
     mkdirSync(join(ws, ".lathe/commands"), { recursive: true });
     writeFileSync(join(ws, "victim-t"), "still here");
