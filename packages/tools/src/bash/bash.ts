@@ -142,10 +142,23 @@ async function askForCommand(ctx: ToolContext, command: string, description: str
   }
 }
 
-/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials. */
+/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials — either without the variables that make the shell run unseen code. */
 function commandEnvironment(ctx: ToolContext, options: BashToolOptions): Record<string, string> {
-  if (ctx.shellEnv) return childEnvironment({ exact: ctx.shellEnv });
-  return { ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env };
+  if (ctx.shellEnv) return withoutShellCode(childEnvironment({ exact: ctx.shellEnv }));
+  return withoutShellCode({ ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env });
+}
+
+/**
+ * Variables that would make the shell run code or read words the command text does not show: a
+ * startup file (`BASH_ENV`, `ENV`), exported functions (`BASH_FUNC_name%%`, which can take the name
+ * of any command), shell options (`SHELLOPTS`, `BASHOPTS`: `expand_aliases`, `xtrace`…), `PS4`
+ * (expanded for `set -x`), `CDPATH` (where `cd dir` lands) and `GLOBIGNORE`. The analysis the rules
+ * see assumes none of them, so commands run without them.
+ */
+const SHELL_CODE_VARIABLES = new Set(["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH", "GLOBIGNORE", "PROMPT_COMMAND"]);
+
+function withoutShellCode(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SHELL_CODE_VARIABLES.has(name) && !name.startsWith("BASH_FUNC_")));
 }
 
 async function run(

@@ -37,3 +37,25 @@ describe("paths resolved as the kernel walks them", () => {
     expect(result.output.trim()).toBe(path.join(ws.dir, "other"));
   });
 });
+
+describe("the environment cannot make bash run what the analysis does not see", () => {
+  it("exported functions, BASH_ENV, SHELLOPTS and CDPATH are left out of the command's environment", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(path.join(ws.dir, "startup.sh"), "echo STARTUP-RAN\n");
+    await mkdir(path.join(ws.dir, "elsewhere/dir"), { recursive: true });
+    const ctx = Object.assign(testContext(ws.dir), {
+      shellEnv: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        "BASH_FUNC_ls%%": "() { echo FUNCTION-RAN; }",
+        BASH_ENV: path.join(ws.dir, "startup.sh"),
+        SHELLOPTS: "xtrace",
+        CDPATH: path.join(ws.dir, "elsewhere"),
+      },
+    });
+    const result = await createBashTool().execute({ command: "ls > /dev/null; cd dir 2>/dev/null && pwd || echo NO-DIR" }, ctx);
+    expect(result.output).not.toContain("FUNCTION-RAN");
+    expect(result.output).not.toContain("STARTUP-RAN");
+    expect(result.output).not.toContain("+ ls");
+    expect(result.output).toContain("NO-DIR");
+  });
+});
