@@ -73,17 +73,17 @@ export const MAX_ANALYZED_LENGTH = 256 * 1024;
 export const ANALYSIS_TIME_BUDGET_MS = 40;
 
 /**
- * Analyses a bash command with tree-sitter-bash into the simple commands it runs through `|`, `&&`,
- * `||`, `;`, subshells, `$(…)`, backticks, process substitution, compound statements, literal
- * `sh -c '…'` strings and heredocs fed to a shell, and the wrappers that run other commands (`sudo`,
- * `env`, `timeout`, `xargs`, `busybox`…). Each is given in canonical form with its other spellings
- * (see {@link CommandAnalysis}); quoted text is data. Directory changes by `cd` are followed (within
- * their subshell) to resolve relative paths. `opaque` is set for what truly cannot be analysed: a
- * command name from an expansion, `eval`, a shell running a non-literal string or its stdin, an
- * expansion where the subcommand goes (`git $X`), `xargs`/`find -exec` (arguments given at run
- * time), aliases, functions, `source`, unsafe environment assignments (`PATH=…`), syntax errors, NUL
- * bytes, nesting, length or analysis time beyond the limits. What such commands run is still extracted where possible, so
- * deny rules can catch it. Never throws for a string command: a failure to analyse is opaque.
+ * Analyses a bash command into the simple commands it runs, failing closed: a parser of the subset
+ * of bash modelled exactly (simple commands of literal or plainly quoted words, pipelines, lists,
+ * subshells and groups, plain redirections, process substitutions, heredocs with literal bodies)
+ * reads it first, and anything outside that subset is `opaque`. What it accepts is handed to
+ * tree-sitter-bash in a canonical spelling and walked: wrappers (`sudo`, `env`, `timeout`, `flock`,
+ * `su -c`…), literal `sh -c '…'` strings and heredocs fed to a shell, builtins that evaluate text
+ * and options whose value is a program (both opaque) come from tables. Each command is given in
+ * canonical form with its other spellings (see {@link CommandAnalysis}); quoted text is data.
+ * `cd`, `pushd` and `env -C` are followed to resolve relative paths. What opaque commands run is
+ * still extracted where possible, so deny rules can catch it; an analysis over its CPU budget is
+ * opaque with only the whole command. Never throws for a string command: a failure is opaque.
  */
 export async function analyzeCommand(command: string, options: AnalyzeCommandOptions): Promise<CommandAnalysis> {
   if (typeof command !== "string") throw new TypeError("analyzeCommand: command must be a string");
