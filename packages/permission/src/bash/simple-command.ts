@@ -121,14 +121,10 @@ export class SimpleCommands {
       return unchanged(cwds);
     }
     if (unwrapped.kind === "split") {
-      // `env -S 'rm x'` runs `rm x`: its words, as plain as the string was.
-      const inner = unwrapped.words.map((value) => ({ node: words[0]!.node, raw: value, value }));
-      const reached = { written: unwrapped.words.join(" "), stdin: reach.stdin, wrappers: reach.wrappers + 1 };
-      if (unwrapped.mode === "same") this.run(inner, innerCwds, { ...reached, around: [canonical, ...variants] });
-      else {
-        this.at.add(canonical, variants);
-        this.run(inner, innerCwds, { ...reached, around: [] });
-      }
+      // `env -S 'A=1 rm x'` is `env A=1 rm x`: the words, as plain as the string was, read by env
+      // again (assignments and options may come first).
+      const inner = [words[0]!, ...unwrapped.words.map((value) => ({ node: words[0]!.node, raw: value, value }))];
+      this.run(inner, innerCwds, { written: inner.map((w) => w.value).join(" "), around: [canonical, ...variants], stdin: reach.stdin, wrappers: reach.wrappers + 1 });
       return unchanged(cwds);
     }
     this.at.add(canonical, [...variants, ...wrapped]);
