@@ -42,7 +42,10 @@ const TIME_THEN_ASSIGNMENT = /^time(?:[ \t]+(?:-p|--))*[ \t]+[A-Za-z_][A-Za-z0-9
 /** Characters with no meaning to bash inside a word (a run of them is taken at once). */
 const PLAIN_RUN = /[A-Za-z0-9_.\/:@%+,=-]+/y;
 
-class Refused extends Error {}
+/** Why the parser stopped: thrown, but not an Error (no stack trace to build; refusals are common). */
+class Refused {
+  constructor(readonly message: string) {}
+}
 
 const refuse = (reason: string): never => {
   throw new Refused(reason);
