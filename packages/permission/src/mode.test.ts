@@ -81,14 +81,25 @@ describe("evaluateWithMode", () => {
 });
 
 describe("PermissionService with a mode", () => {
-  it("bypass runs an opaque command without asking, but a deny rule still throws", async () => {
+  it("bypass asks for an opaque command when a deny or ask rule exists for bash, and a deny rule still throws", async () => {
     const approve = vi.fn(async () => "once" as const);
     const service = new PermissionService({ approve });
     const ask = { sessionID: "s", permission: "bash", always: [], ruleset: BUILD };
     await service.ask({ ...ask, patterns: ["eval $X"], opaque: true, mode: "bypass" });
-    expect(approve).not.toHaveBeenCalled();
+    expect(approve).toHaveBeenCalledTimes(1); // `rm *` is denied: what `$X` holds could be rm
     await expect(service.ask({ ...ask, patterns: ["rm -rf /"], mode: "bypass" })).rejects.toBeInstanceOf(DeniedError);
     await service.ask({ ...ask, patterns: ["eval $X"], opaque: true, mode: "default" });
+    expect(approve).toHaveBeenCalledTimes(2);
+  });
+
+  it("bypass runs an opaque command unasked only when no deny or ask rule exists for bash", async () => {
+    const approve = vi.fn(async () => "once" as const);
+    const service = new PermissionService({ approve });
+    const open = [...BUILD.filter((rule) => rule.permission !== "bash"), { permission: "bash", pattern: "*", action: "allow" as const }];
+    await service.ask({ sessionID: "s", permission: "bash", always: [], ruleset: open, patterns: ["eval $X"], opaque: true, mode: "bypass" });
+    expect(approve).not.toHaveBeenCalled();
+    const asking = [...open, { permission: "bash", pattern: "curl *", action: "ask" as const }];
+    await service.ask({ sessionID: "s", permission: "bash", always: [], ruleset: asking, patterns: ["eval $X"], opaque: true, mode: "bypass" });
     expect(approve).toHaveBeenCalledTimes(1);
   });
 

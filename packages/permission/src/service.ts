@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CorrectedError, DeniedError, NotFoundError, RejectedError } from "./errors.js";
 import { evaluate } from "./evaluate.js";
+import { matchWildcard } from "./wildcard.js";
 import { evaluateWithMode, PermissionMode } from "./mode.js";
 import { PermissionRequest, Reply, ToolCallRef } from "./request.js";
 import { newRequestId } from "./request-id.js";
@@ -36,7 +37,8 @@ export interface AskInput {
   signal?: AbortSignal;
   /**
    * The permission mode on top of the rules (see {@link PermissionMode}); default `default`. Under
-   * `bypass` an opaque request is not asked either (deny rules still apply).
+   * `bypass` an opaque request is asked only when a `deny` or `ask` rule exists for the permission
+   * (deny rules still apply).
    */
   mode?: PermissionMode;
   /** The plan agent's merged ruleset, which `plan` mode holds calls to. */
@@ -140,6 +142,9 @@ export class PermissionService {
     const approved = this.approved(sessionID);
     const asking: string[] = [];
     let askedBySpelling = false;
+    // Under bypass an opaque call is asked still when any deny or ask rule exists for the permission:
+    // what it runs could be what those rules are about.
+    const restricted = data.opaque === true && data.mode === "bypass" && hasRestriction(permission, input.ruleset);
     for (const [i, pattern] of data.patterns.entries()) {
       const decision = evaluateWithMode(data.mode, permission, pattern, input.ruleset, input.planRuleset, data.variants[i] ?? []);
       if (decision.action === "deny") throw new DeniedError(permission, decision.pattern, decision.rule!);
@@ -147,7 +152,7 @@ export class PermissionService {
       // An ask a respelling's rule made is not lifted by approvals, which were given for the pattern.
       const bySpelling = decision.action === "ask" && decision.pattern !== pattern;
       askedBySpelling ||= bySpelling;
-      if ((data.opaque && data.mode !== "bypass") || bySpelling) asking.push(pattern);
+      if ((data.opaque && (data.mode !== "bypass" || restricted)) || bySpelling) asking.push(pattern);
       else if (decision.action === "ask" && evaluate(permission, pattern, approved).action !== "allow") asking.push(pattern);
     }
 
@@ -441,4 +446,9 @@ function freezeRequest(request: PermissionRequest): PermissionRequest {
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Whether any `deny` or `ask` rule of `ruleset` is for `permission`. */
+function hasRestriction(permission: string, ruleset: readonly Rule[]): boolean {
+  return ruleset.some((rule) => rule.action !== "allow" && matchWildcard(rule.permission, permission));
 }

@@ -19,14 +19,41 @@ export class SymlinkLoopError extends Error {
 /**
  * The real path of `absolute`: `realpath` of its longest existing prefix, with the rest appended. A
  * symlink right after that prefix that does not resolve (dangling, or a target yet to be created) is
- * followed too, so a write through it is judged where it would land. Throws {@link SymlinkLoopError}
- * for a symlink loop.
+ * followed too, so a write through it is judged where it would land. A `..` is applied to the real
+ * folder reached so far, as the kernel does (`link/../x` is next to the link's target, not next to
+ * the link). Throws {@link SymlinkLoopError} for a symlink loop.
  *
  * The longest existing prefix is found by galloping back from the end, then bisection (a prefix
  * exists only if every shorter one does): a new file in an existing folder costs two `realpath`
  * calls, a path of 100,000 components about 34, not one per component.
  */
 export async function realpathLoose(absolute: string): Promise<string> {
+  try {
+    return resolveSync(physicalDotDot(absolute));
+  } catch (error) {
+    throw error instanceof SymlinkLoopError ? new SymlinkLoopError(absolute) : error;
+  }
+}
+
+/**
+ * `absolute` with each `..` applied as the kernel applies it: to the real folder reached so far, so
+ * that `link/..` leaves the link's target rather than going back to the folder holding the link
+ * (`path.resolve` would drop both lexically). Paths without `..` are only normalised.
+ */
+function physicalDotDot(absolute: string): string {
+  const parts = absolute.split(/[\\/]/).filter((part) => part !== "" && part !== ".");
+  if (!parts.includes("..")) return path.resolve(absolute);
+  const root = path.parse(path.resolve(absolute)).root;
+  let current = root;
+  for (const part of parts) {
+    if (part !== "..") current = path.join(current, part);
+    else current = path.dirname(resolveSync(current));
+  }
+  return current;
+}
+
+/** {@link realpathLoose} for a path without `..`, synchronously (its steps are synchronous anyway). */
+function resolveSync(absolute: string): string {
   let pending = path.resolve(absolute);
   for (let hops = 0; hops <= MAX_SYMLINK_HOPS; hops++) {
     const parts = pending.split(path.sep).filter(Boolean);
@@ -34,7 +61,6 @@ export async function realpathLoose(absolute: string): Promise<string> {
     if (count === parts.length) return real;
     const next = path.join(real, parts[count]!);
     const link = symlinkTarget(next);
-    // Missing, not a folder, unreadable: nothing more on disk to follow.
     if (link === undefined) return path.join(real, ...parts.slice(count));
     pending = path.resolve(real, link, ...parts.slice(count + 1));
   }

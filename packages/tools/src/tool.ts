@@ -66,6 +66,12 @@ export interface ToolContext {
    * the agent loop; when absent, no file is withheld.
    */
   check?(request: Pick<ToolPermissionRequest, "permission" | "patterns">): PermissionCheck;
+  /**
+   * The patterns of the rules that deny `permission` (e.g. `read` → `["*.env"]`), for enforcement
+   * below the tools: the bash sandbox masks what `read` denies and mounts read-only what `edit`
+   * denies. Supplied by the agent loop; when absent, the sandbox enforces no path rule.
+   */
+  deniedPatterns?(permission: string): string[];
   /** Reports live progress; cheap to call often. */
   metadata(update: ToolProgress): void;
   /** Emits an event to the host. */

@@ -73,7 +73,9 @@ export async function resolveToolPath(
 ): Promise<ResolvedPath> {
   assertPathArgument(input);
   const expanded = input === "~" || input.startsWith("~/") ? path.join(homedir(), input.slice(1)) : input;
-  const absolute = await realpathLoose(path.resolve(ctx.cwd, expanded)).catch((error: unknown) => {
+  // Joined, not resolved: `..` is applied by realpathLoose after the symlinks before it, as the kernel does.
+  const joined = path.isAbsolute(expanded) ? expanded : `${ctx.cwd}${path.sep}${expanded}`;
+  const absolute = await realpathLoose(joined).catch((error: unknown) => {
     if (error instanceof SymlinkLoopError) throw new InvalidPathError(shortened(input), "its symbolic links form a loop");
     throw error;
   });

@@ -5,6 +5,7 @@ import {
   evaluateWithMode,
   fromConfig,
   NotFoundError,
+  matchWildcard,
   PermissionService,
   RejectedError,
   type PermissionConfig,
@@ -16,6 +17,7 @@ import {
 } from "@lathe/permission";
 import type { Session } from "@lathe/message";
 import { ApprovalScopeError } from "../errors.js";
+import type { ToolPermissionRequest } from "@lathe/tools";
 import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
 import type { ApproveFn, HandOffReply } from "./approval.js";
@@ -40,6 +42,22 @@ export interface GateAskInput {
   onAnswered?: (approval: ToolCallApproval) => void;
 }
 
+/**
+ * The fields of a tool's permission request the gate decides on — the same for every route to a
+ * tool (the model's calls, a command template's `` !`cmd` `` blocks, `@file` references), so
+ * that none drops a bash call's opacity or its respellings on the way.
+ */
+export function requestFields(request: ToolPermissionRequest): Pick<GateAskInput, "permission" | "patterns" | "variants" | "always" | "metadata" | "opaque"> {
+  return {
+    permission: request.permission,
+    patterns: request.patterns,
+    ...(request.variants ? { variants: request.variants } : {}),
+    always: request.always ?? request.patterns,
+    metadata: request.metadata ?? {},
+    ...(request.opaque ? { opaque: true } : {}),
+  };
+}
+
 /** A user's answer to one approval request of a tool call, as the call records it (`metadata.approval`). */
 export interface ToolCallApproval {
   /** The permission request's id. */
@@ -55,6 +73,8 @@ export type PermissionRules = PermissionConfig | Rule[];
 /** The agent's view of permissions: asks and resolves, or throws the permission engine's errors. */
 export interface PermissionGate {
   ask(input: GateAskInput): Promise<void>;
+  /** The patterns the agent's rules deny for a permission (see `ToolContext.deniedPatterns`). */
+  deniedPatterns?(agent: string, permission: string): string[];
   /** Decides without asking: the rules, then the session's approvals (see `ToolContext.check`). */
   check?(input: { sessionID: string; agent: string; permission: string; patterns: string[] }): "allow" | "deny" | "ask";
 }
@@ -177,6 +197,11 @@ export class AgentPermissions implements PermissionGate {
       mode: this.modeFor(input.sessionID, input.agent),
       planRuleset: PLAN_RESTRICTION,
     });
+  }
+
+  /** The patterns of the agent's `deny` rules for `permission` (no mode or approval lifts a deny). */
+  deniedPatterns(agent: string, permission: string): string[] {
+    return this.ruleset(agent).filter((rule) => rule.action === "deny" && matchWildcard(rule.permission, permission)).map((rule) => rule.pattern);
   }
 
   /** Decides a request by the agent's rules, the session's mode and its approvals, asking no one. */

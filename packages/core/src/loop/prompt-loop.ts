@@ -7,6 +7,7 @@ import { evaluate } from "@lathe/permission";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
 import { runHooks } from "../agents/hooks.js";
+import { requestFields } from "../agents/agent-permissions.js";
 import { expandReferences } from "../agents/references.js";
 import { afterRevert, droppedByRevert } from "../session/file-history.js";
 import { stateAccessor } from "./tool-state.js";
@@ -275,16 +276,7 @@ export function referenceToolContext(rt: AgentRuntime, sessionID: string, messag
     agent,
     cwd: rt.cwd,
     abort: signal,
-    ask: (request) =>
-      rt.permissions.ask({
-        sessionID,
-        agent,
-        permission: request.permission,
-        patterns: request.patterns,
-        always: request.always ?? request.patterns,
-        metadata: request.metadata ?? {},
-        signal,
-      }),
+    ask: (request) => rt.permissions.ask({ sessionID, agent, ...requestFields(request), signal }),
     metadata: () => {},
     emit: () => {},
     dataDir: sessionDataDir(rt, sessionID),

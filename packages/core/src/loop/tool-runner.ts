@@ -3,7 +3,7 @@ import { truncateOutput, type Diagnostics, type FileAccess, type TodoStore, type
 import { isDoomLoop } from "../agents/doom-loop.js";
 import type { AgentEvent } from "../events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
-import type { PermissionGate } from "../agents/agent-permissions.js";
+import { type PermissionGate, requestFields } from "../agents/agent-permissions.js";
 import { HookError, runHooks, type Hooks } from "../agents/hooks.js";
 import { erroredState, stateAccessor } from "./tool-state.js";
 import type { TurnRecorder } from "./turn-recorder.js";
@@ -247,18 +247,14 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
       deps.gate.ask({
         sessionID: part.sessionID,
         agent: deps.agent,
-        permission: request.permission,
-        patterns: request.patterns,
-        ...(request.variants ? { variants: request.variants } : {}),
-        always: request.always ?? request.patterns,
-        metadata: request.metadata ?? {},
-        ...((request as { opaque?: boolean }).opaque ? { opaque: true } : {}),
+        ...requestFields(request),
         tool: { messageID: part.messageID, callID: part.callID },
         signal: deps.signal,
         // The answer is kept with the call, so a UI loading the history shows it as a live stream did.
         onAnswered: (approval) => updateRunning(part, deps, { metadata: { approval } }),
       }),
     ...(deps.gate.check ? { check: (request) => deps.gate.check!({ sessionID: part.sessionID, agent: deps.agent, ...request }) } : {}),
+    ...(deps.gate.deniedPatterns ? { deniedPatterns: (permission) => deps.gate.deniedPatterns!(deps.agent, permission) } : {}),
     metadata: (update) => updateRunning(part, deps, update),
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,

@@ -51,6 +51,5 @@ describe("analyzeCommand — options and input", () => {
     const analysis = await analyzeCommand(command, { cwd: "/w" });
     expect(analysis.opaque).toBe(true);
     expect(analysis.patterns[0]!.startsWith("eval ")).toBe(true);
-    expect(analysis.variants[0]).toContain(command);
   });
 });

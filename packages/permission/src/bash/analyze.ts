@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { AnalysisBudget } from "./clock.js";
 import { bashParser } from "./parser.js";
 import { outsideDirectory } from "./paths.js";
 import { Walker } from "./walker.js";
@@ -12,6 +13,12 @@ export interface PathUse {
   directory: boolean;
   /** The command writes it: a redirection target (`>`, `>>`, `&>`, `>|`) or a `tee` operand. */
   write: boolean;
+  /**
+   * The path as the kernel walks it, when it holds `..` (`/ws/link/../x`): after a symlink, `..`
+   * leaves the link's target, so a resolver that reads the links (the `bash` tool's) resolves this
+   * form, component by component, rather than the lexical `path`.
+   */
+  spelled?: string;
 }
 
 /** What a bash command does, for permission purposes; see {@link analyzeCommand}. */
@@ -59,23 +66,25 @@ export interface AnalyzeCommandOptions {
 export const MAX_ANALYZED_LENGTH = 256 * 1024;
 
 /**
- * Time allowed for parsing and walking one command, in ms. A command that takes longer (tens of
- * thousands of words) is asked as a whole, opaque, with what was found by then.
+ * Time allowed for parsing and walking one command, in ms: this much wall time, then this much more
+ * CPU time (see `AnalysisBudget`; at most about twice this in CPU time). A command that takes longer
+ * is asked as a whole, opaque, with nothing of what was found by then (a partial answer could miss
+ * what the rest runs).
  */
-export const ANALYSIS_TIME_BUDGET_MS = 500;
+export const ANALYSIS_TIME_BUDGET_MS = 30;
 
 /**
- * Analyses a bash command with tree-sitter-bash into the simple commands it runs through `|`, `&&`,
- * `||`, `;`, subshells, `$(…)`, backticks, process substitution, compound statements, literal
- * `sh -c '…'` strings and heredocs fed to a shell, and the wrappers that run other commands (`sudo`,
- * `env`, `timeout`, `xargs`, `busybox`…). Each is given in canonical form with its other spellings
- * (see {@link CommandAnalysis}); quoted text is data. Directory changes by `cd` are followed (within
- * their subshell) to resolve relative paths. `opaque` is set for what truly cannot be analysed: a
- * command name from an expansion, `eval`, a shell running a non-literal string or its stdin, an
- * expansion where the subcommand goes (`git $X`), `xargs`/`find -exec` (arguments given at run
- * time), aliases, functions, `source`, unsafe environment assignments (`PATH=…`), syntax errors, NUL
- * bytes, nesting, length or analysis time beyond the limits. What such commands run is still extracted where possible, so
- * deny rules can catch it. Never throws for a string command: a failure to analyse is opaque.
+ * Analyses a bash command into the simple commands it runs, failing closed: a parser of the subset
+ * of bash modelled exactly (simple commands of literal or plainly quoted words, pipelines, lists,
+ * subshells and groups, plain redirections, process substitutions, heredocs with literal bodies)
+ * reads it first, and anything outside that subset is `opaque`. What it accepts is handed to
+ * tree-sitter-bash in a canonical spelling and walked: wrappers (`sudo`, `env`, `timeout`, `flock`,
+ * `su -c`…), literal `sh -c '…'` strings and heredocs fed to a shell, builtins that evaluate text
+ * and options whose value is a program (both opaque) come from tables. Each command is given in
+ * canonical form with its other spellings (see {@link CommandAnalysis}); quoted text is data.
+ * `cd`, `pushd` and `env -C` are followed to resolve relative paths. What opaque commands run is
+ * still extracted where possible, so deny rules can catch it; an analysis over its CPU budget is
+ * opaque with only the whole command. Never throws for a string command: a failure is opaque.
  */
 export async function analyzeCommand(command: string, options: AnalyzeCommandOptions): Promise<CommandAnalysis> {
   if (typeof command !== "string") throw new TypeError("analyzeCommand: command must be a string");
@@ -88,9 +97,10 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   if (command.length <= MAX_ANALYZED_LENGTH) {
     try {
       const parser = await bashParser();
-      walker = new Walker(parser, home, performance.now() + ANALYSIS_TIME_BUDGET_MS);
+      walker = new Walker(parser, home, new AnalysisBudget(ANALYSIS_TIME_BUDGET_MS));
       walker.source(command, new Set([cwd]), 0);
-      if (walker.outOfTime && whole !== "") walker.add(whole, []);
+      // Out of time: what was found so far is not the answer (never a partial one).
+      if (walker.outOfTime) walker = undefined;
     } catch {
       walker = undefined; // the parser failed to load or gave up: ask for the whole command
     }
@@ -110,7 +120,8 @@ export async function analyzeCommand(command: string, options: AnalyzeCommandOpt
   return {
     patterns: [...walker.commands.keys()],
     variants: [...walker.commands.values()].map((set) => [...set]),
-    always: [...new Set(walker.alwaysSlots.filter((a) => a !== undefined))],
+    // An opaque command is asked as a whole: no prefix to approve for later.
+    always: walker.opaque ? [] : [...new Set(walker.alwaysSlots.filter((a) => a !== undefined))],
     paths,
     externalDirectories: [...external],
     workspace,

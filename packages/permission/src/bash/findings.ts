@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { isAbsolute, normalize, resolve } from "node:path";
 import type { PathUse } from "./analyze.js";
 import { expandTilde, isHarmlessDevice, spelledAsDirectory } from "./paths.js";
 
@@ -49,6 +49,19 @@ export class Findings {
     return this.#slots.get(pattern)!;
   }
 
+  /**
+   * `path` taken from `cwd` as the kernel would start: relative paths appended, `.` and repeated
+   * slashes dropped, but `..` kept — after a symlink it leads out of the link's target, not back to
+   * the link's folder, so only a resolver that reads the links may remove it.
+   */
+  join(cwd: string, path: string): string {
+    const joined = isAbsolute(path) ? path : `${cwd}/${path}`;
+    const parts = joined.split("/").filter((part) => part !== "" && part !== ".");
+    const out = `/${parts.join("/")}`;
+    // Without `..` the lexical form is exact.
+    return parts.includes("..") ? out : normalize(out);
+  }
+
   /** Records a path operand; operands whose value is not known make the command opaque. */
   touch(value: string | undefined, cwds: Cwds, isDirectory: boolean, write: boolean): void {
     if (value === undefined || (value.startsWith("~") && value !== "~" && !value.startsWith("~/"))) {
@@ -56,12 +69,15 @@ export class Findings {
       return;
     }
     const expanded = expandTilde(value, this.home);
-    const directory = isDirectory || spelledAsDirectory(value);
+    const directory = isDirectory || spelledAsDirectory(value) || expanded === this.home;
     for (const cwd of cwds) {
-      const path = resolve(cwd, expanded);
+      const spelled = this.join(cwd, expanded);
+      const path = resolve(spelled);
       if (isHarmlessDevice(path)) continue;
-      const known = this.#paths.get(path);
-      this.#paths.set(path, { path, directory: directory || (known?.directory ?? false), write: write || (known?.write ?? false) });
+      const known = this.#paths.get(spelled);
+      const use: PathUse = { path, directory: directory || (known?.directory ?? false), write: write || (known?.write ?? false) };
+      if (spelled !== path) use.spelled = spelled;
+      this.#paths.set(spelled, use);
     }
   }
 }

@@ -1,18 +1,16 @@
-import { resolve } from "node:path";
 import { alwaysPattern } from "./arity.js";
 import { FILE_COMMANDS } from "./file-commands.js";
 import { type Cwds, type Findings, type Flow, unchanged, union } from "./findings.js";
 import { expandTilde } from "./paths.js";
 import { spell, subcommandHidden } from "./spelling.js";
+import { builtinOpacity } from "./builtins.js";
+import { programOption } from "./program-options.js";
+import { isShell, shellRun } from "./shells.js";
 import { expands, type Word } from "./words.js";
 import { isWrapper, unwrap } from "./wrappers.js";
 
-/** Commands that run a string as shell code. */
+/** Commands that run a string as shell code: analysed for deny rules, and opaque. */
 const EVALUATORS = new Set(["eval", "trap"]);
-/** Shells: `-c code` runs a string, no script operand runs stdin. */
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox sh"]);
-/** Commands that change what later names mean (aliases, builtins, the command hash) or run a file in this shell. */
-const SHELL_STATE = new Set(["source", ".", "alias", "enable", "hash"]);
 /** `find` actions that run a command. */
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 /**
@@ -62,8 +60,10 @@ export class SimpleCommands {
     const variants = [reach.written, ...reach.around, ...forms];
     for (const dir of directories) this.at.touch(dir, cwds, true, false);
 
-    if (!known(head) || base === "" || reach.wrappers > MAX_WRAPPERS) {
-      this.at.opaque = true; // $cmd, $(which x), /bin/r?, "": what runs is not known
+    // $cmd, $(which x), /bin/r?, "": what runs is not known. A name with a blank (`'git status'`)
+    // is one word naming a program of that name, not the command its words spell.
+    if (!known(head) || base === "" || /\s/.test(head.value!) || reach.wrappers > MAX_WRAPPERS) {
+      this.at.opaque = true;
       this.at.add(canonical, variants);
       return unchanged(cwds);
     }
@@ -73,17 +73,20 @@ export class SimpleCommands {
 
     if (isWrapper(base)) return this.#wrapper(base, words, canonical, variants, cwds, reach);
     const slot = this.at.add(canonical, variants);
-    if (SHELLS.has(base)) this.#shell(values, cwds, reach);
+    const literal = values.every((v) => v !== undefined) ? (values as string[]) : undefined;
+    // Builtins that evaluate text or set variables, options whose value is a program: opaque.
+    if (literal && (builtinOpacity(base, literal, isHarmlessVariable) !== undefined || programOption(base, literal) !== undefined)) this.at.opaque = true;
+    if (!literal && (programOption(base, values.filter((v) => v !== undefined)) !== undefined)) this.at.opaque = true;
+    if (isShell(base)) this.#shell(base, values, cwds, reach);
     else if (EVALUATORS.has(base)) {
       this.at.opaque = true;
       const code = base === "trap" ? values.slice(0, 1) : values;
       if (code.length > 0 && code.every((v) => v !== undefined)) this.nested(code.join(" "), cwds, true);
-    } else if (SHELL_STATE.has(base)) this.at.opaque = true;
-    else if (base === "find") this.#findExec(args, cwds, reach);
+    } else if (base === "find") this.#findExec(args, cwds, reach);
 
     const file = FILE_COMMANDS.get(base);
-    const flow = base === "cd" ? this.#cd(values, cwds) : unchanged(cwds);
-    if (file && base !== "cd") this.#fileOperands(file, args, cwds);
+    const flow = base === "cd" || base === "pushd" ? this.#cd(values, cwds, base === "pushd") : unchanged(cwds);
+    if (file && base !== "cd" && base !== "pushd") this.#fileOperands(file, args, cwds);
     if (!this.at.opaque && this.at.wrapped === 0) {
       this.at.alwaysSlots[slot] = alwaysPattern(canonicalWords.map((raw, i) => ({ raw, literal: known(words[i]!) })));
     }
@@ -93,6 +96,7 @@ export class SimpleCommands {
   #wrapper(base: string, words: readonly Word[], canonical: string, variants: string[], cwds: Cwds, reach: Reach): Flow {
     const unwrapped = unwrap(base, words.slice(1).map((w) => w.value));
     for (const dir of unwrapped.directories) this.at.touch(dir, cwds, true, false);
+    for (const file of unwrapped.written ?? []) this.at.touch(file, cwds, false, true);
     // `env PATH=/tmp ls`, `sudo LD_PRELOAD=x ls`: the same as an assignment prefix.
     for (const assignment of unwrapped.assignments) if (!isHarmlessVariable(assignment.slice(0, assignment.indexOf("=")))) this.at.opaque = true;
     // The wrapper in front of each spelling of what it runs: `sudo /bin/rm x` is also `sudo rm x`.
@@ -102,15 +106,26 @@ export class SimpleCommands {
       const inner = spell(words.slice(1 + unwrapped.start));
       wrapped = [inner.canonical, ...inner.forms].map((form) => `${prefix} ${form}`);
     }
+    // `env -C dir cmd`, `sudo -D dir cmd`: the command runs in that folder.
+    const chdir = unwrapped.directories.at(-1);
+    const innerCwds: Cwds = chdir === undefined ? cwds : new Set([...cwds].map((cwd) => this.at.join(cwd, chdir)));
     if (unwrapped.kind === "command" && unwrapped.mode === "same") {
       // `timeout 5 rm x` is `rm x`: matched as it, with the wrapper's spellings for deny and ask rules.
       const inner = words.slice(1 + unwrapped.start);
-      return this.run(inner, cwds, {
+      this.run(inner, innerCwds, {
         written: inner.map((w) => w.raw).join(" "),
         around: [canonical, ...variants, ...wrapped],
         stdin: reach.stdin,
         wrappers: reach.wrappers + 1,
       });
+      return unchanged(cwds);
+    }
+    if (unwrapped.kind === "split") {
+      // `env -S 'A=1 rm x'` is `env A=1 rm x`: the words, as plain as the string was, read by env
+      // again (assignments and options may come first).
+      const inner = [words[0]!, ...unwrapped.words.map((value) => ({ node: words[0]!.node, raw: value, value }))];
+      this.run(inner, innerCwds, { written: inner.map((w) => w.value).join(" "), around: [canonical, ...variants], stdin: reach.stdin, wrappers: reach.wrappers + 1 });
+      return unchanged(cwds);
     }
     this.at.add(canonical, [...variants, ...wrapped]);
     if (unwrapped.kind === "unknown") this.at.opaque = true;
@@ -120,36 +135,35 @@ export class SimpleCommands {
       if (appends) this.at.opaque = true; // xargs: arguments arrive at run time
       if (appends) this.at.wrapped++;
       try {
-        this.run(inner, cwds, { written: inner.map((w) => w.raw).join(" "), around: [], stdin: reach.stdin, wrappers: reach.wrappers + 1 });
+        this.run(inner, innerCwds, { written: inner.map((w) => w.raw).join(" "), around: [], stdin: reach.stdin, wrappers: reach.wrappers + 1 });
       } finally {
         if (appends) this.at.wrapped--;
       }
     } else if (unwrapped.kind === "code") {
       for (const code of unwrapped.code) {
         if (code === undefined) this.at.opaque = true;
-        else this.nested(code, cwds, false);
+        else {
+          // `flock f -c code` runs `sh -c code`: that shell is a program run too.
+          if (unwrapped.shell) this.at.add(`${unwrapped.shell} -c ${code}`, []);
+          this.nested(code, innerCwds, false);
+        }
       }
     }
     return unchanged(cwds);
   }
 
-  /** `sh -c 'literal'` and a heredoc fed to a shell are analysed; a shell reading anything else is opaque. */
-  #shell(values: readonly (string | undefined)[], cwds: Cwds, reach: Reach): void {
-    const flag = values.findIndex((v) => v !== undefined && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(v));
-    if (flag >= 0) {
-      const code = values.slice(flag + 1).find((v) => v === undefined || !v.startsWith("-"));
-      if (code === undefined) this.at.opaque = true;
-      else this.nested(code, cwds, false);
-      return;
-    }
-    if (values.some((v) => v === undefined)) {
-      this.at.opaque = true;
-      return;
-    }
-    const script = values.find((v) => v !== undefined && !v.startsWith("-") && !v.startsWith("+"));
-    if (script !== undefined && !values.includes("-s")) return; // runs a file: beyond what rules see
-    if (reach.stdin !== null) this.nested(reach.stdin, cwds, false);
-    else this.at.opaque = true; // `curl … | sh`: runs whatever arrives on stdin
+  /**
+   * `sh -c 'literal'` and a heredoc or here-string fed to a shell are analysed; a shell reading
+   * anything else (a pipe, code in another shell's language, an unknown option) is opaque.
+   */
+  #shell(base: string, values: readonly (string | undefined)[], cwds: Cwds, reach: Reach): void {
+    const run = shellRun(base, values);
+    if (run.kind === "code") this.nested(run.code, cwds, false);
+    else if (run.kind === "stdin") {
+      if (reach.stdin !== null) this.nested(reach.stdin, cwds, false);
+      else this.at.opaque = true; // `curl … | sh`: runs whatever arrives on stdin
+    } else if (run.kind === "unknown") this.at.opaque = true;
+    // "file": runs a script file, beyond what rules see (the command line is judged).
   }
 
   #findExec(args: readonly Word[], cwds: Cwds, reach: Reach): void {
@@ -171,7 +185,7 @@ export class SimpleCommands {
     let operands = 0;
     for (const arg of args) {
       if (arg.node.type === "process_substitution") continue; // `diff <(a) <(b)`: pipes, not files
-      if (arg.raw.startsWith("-")) {
+      if ((arg.value ?? arg.raw).startsWith("-")) {
         // --target-directory=/x and friends carry a path after "=".
         const eq = arg.value?.indexOf("=") ?? -1;
         const after = eq >= 0 ? arg.value!.slice(eq + 1) : "";
@@ -184,10 +198,13 @@ export class SimpleCommands {
     }
   }
 
-  #cd(values: readonly (string | undefined)[], cwds: Cwds): Flow {
-    const operands = values.filter((v) => v === undefined || !v.startsWith("-") || v === "-");
-    const target = operands.length === 0 ? "~" : operands[0];
-    if (target === undefined || target === "-" || this.at.repeating > 0) {
+  /** `cd DIR`, `pushd DIR`: the folder later commands of the list run in. */
+  #cd(values: readonly (string | undefined)[], cwds: Cwds, pushd: boolean): Flow {
+    const dashDash = values.indexOf("--");
+    const operands = dashDash >= 0 ? values.slice(dashDash + 1) : values.filter((v) => v === undefined || !v.startsWith("-") || v === "-");
+    const target = operands.length === 0 ? (pushd ? undefined : "~") : operands[0];
+    // `pushd` alone or `pushd +N` rotates the folder stack: where it lands is not in the words.
+    if (target === undefined || target === "-" || this.at.repeating > 0 || (pushd && /^[+-]\d+$/.test(target))) {
       this.at.opaque = true; // cannot follow: the working directory becomes unknown
       if (target !== undefined && target !== "-") this.at.touch(target, cwds, true, false);
       return unchanged(cwds);
@@ -195,7 +212,7 @@ export class SimpleCommands {
     this.at.touch(target, cwds, true, false);
     if (target.startsWith("~") && target !== "~" && !target.startsWith("~/")) return unchanged(cwds);
     const path = expandTilde(target, this.at.home);
-    const moved = new Set([...cwds].map((cwd) => resolve(cwd, path)));
+    const moved = new Set([...cwds].map((cwd) => this.at.join(cwd, path)));
     return { any: union(cwds, moved), ok: moved };
   }
 }

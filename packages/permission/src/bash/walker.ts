@@ -1,6 +1,9 @@
+import type { AnalysisBudget } from "./clock.js";
 import type { Node, Parser } from "web-tree-sitter";
 import { type Cwds, Findings, type Flow, unchanged, union } from "./findings.js";
+import { builtinOpacity } from "./builtins.js";
 import { isHarmlessVariable, SimpleCommands } from "./simple-command.js";
+import { toSubset } from "./subset.js";
 import { staticValue, type Word } from "./words.js";
 
 /** Loops and function bodies run any number of times, so a `cd` inside leaves the directory unknown. */
@@ -18,6 +21,7 @@ export class Walker extends Findings {
   readonly #commands = new SimpleCommands(this, (code, cwds, wrapped) => this.#nested(code, cwds, wrapped));
   #depth = 0;
   #nesting = 0;
+  #ticks = 0;
 
   /** Set when the time budget ran out: the rest of the command was not analysed. */
   outOfTime = false;
@@ -25,8 +29,8 @@ export class Walker extends Findings {
   constructor(
     readonly parser: Parser,
     home: string,
-    /** `performance.now()` after which parsing and walking stop (the command is then opaque). */
-    readonly deadline: number,
+    /** Once spent, parsing and walking stop (the command is then opaque). */
+    readonly budget: AnalysisBudget,
   ) {
     super(home);
   }
@@ -37,7 +41,16 @@ export class Walker extends Findings {
       this.opaque = true;
       return;
     }
-    const tree = this.parser.parse(code, null, { progressCallback: () => this.#late() });
+    // Only what the subset parser models exactly is walked as it is; anything else is opaque, and
+    // its text is still walked (as tree-sitter reads it) so that deny rules can catch what it names.
+    const subset = toSubset(code, this.home, this.budget);
+    if (!subset.ok) {
+      this.opaque = true;
+      if (subset.reason === "out of time") this.outOfTime = true;
+    }
+    const text = subset.ok ? subset.text : code;
+    if (this.outOfTime) return;
+    const tree = this.parser.parse(text, null, { progressCallback: () => this.#late() });
     if (!tree) {
       this.parser.reset(); // cancelled for time: the next parse starts afresh
       this.opaque = true;
@@ -50,6 +63,7 @@ export class Walker extends Findings {
         this.opaque = true; // a syntax error: ask for the whole text as well as what could be read
         if (code.trim() !== "") this.add(code.trim(), []);
       }
+
       this.#sequence(tree.rootNode, cwds);
     } finally {
       this.#depth = outer;
@@ -69,7 +83,7 @@ export class Walker extends Findings {
 
   /** Whether the time budget is spent; once it is, everything left is opaque. */
   #late(): boolean {
-    if (!this.outOfTime && performance.now() > this.deadline) this.outOfTime = true;
+    if (!this.outOfTime && ++this.#ticks % 64 === 0 && this.budget.spent()) this.outOfTime = true;
     return this.outOfTime;
   }
 
@@ -100,11 +114,14 @@ export class Walker extends Findings {
       case "compound_statement":
         return this.#sequence(node, cwds);
       case "pipeline":
+        // Each command of a pipeline runs in its own subshell, from the same folder.
+        for (const child of node.namedChildren) this.#walk(child, cwds);
+        return unchanged(cwds);
       case "subshell":
       case "command_substitution":
       case "process_substitution":
-        // Each runs in a subshell: a `cd` inside does not outlive it.
-        for (const child of node.namedChildren) this.#walk(child, cwds);
+        // Its statements run one after another in a subshell: a `cd` inside does not outlive it.
+        this.#sequence(node, cwds);
         return unchanged(cwds);
       case "file_redirect":
       case "heredoc_redirect":
@@ -114,23 +131,29 @@ export class Walker extends Findings {
       case "variable_assignment":
         this.#assignment(node);
         return this.#generic(node, cwds);
-      case "declaration_command": {
-        for (const child of node.namedChildren) if (child.type === "variable_assignment") this.#assignment(child);
-        if (/^\s*\S+\s+-[a-zA-Z]*f/.test(node.text)) this.opaque = true; // export -f, declare -f: functions
-        this.add(node.text, []);
+      case "declaration_command":
+      case "unset_command": {
+        // export/declare/local/readonly/typeset/unset: understood only as plain harmless names.
+        const [keyword, ...args] = node.children.filter((c) => c.type !== "comment");
+        const values = args.map((a) =>
+          a.type === "variable_assignment" ? assignmentText(a, this.home) : a.type === "variable_name" ? a.text : staticValue(a, this.home),
+        );
+        if (values.some((v) => v === undefined) || builtinOpacity(keyword?.text ?? "", values as string[], isHarmlessVariable) !== undefined) this.opaque = true;
+        const slot = this.add(node.text, []);
+        if (node.type === "unset_command" && this.wrapped === 0 && !this.opaque) this.alwaysSlots[slot] = "unset *";
         return this.#generic(node, cwds);
       }
+      case "test_command":
+      case "arithmetic_expansion":
+      case "c_style_for_statement":
+        this.opaque = true; // [[ ]], (( )): arithmetic and patterns evaluated at run time
+        return this.#generic(node, cwds);
       case "function_definition":
         this.opaque = true; // a function can take the name of any command
         return this.#generic(node, cwds);
       case "ERROR":
         this.opaque = true;
         return this.#generic(node, cwds);
-      case "unset_command": {
-        const slot = this.add(node.text, []);
-        if (this.wrapped === 0) this.alwaysSlots[slot] = "unset *";
-        return this.#generic(node, cwds);
-      }
       default:
         return this.#generic(node, cwds);
     }
@@ -203,6 +226,8 @@ export class Walker extends Findings {
     const destination = node.childForFieldName("destination");
     if (!destination) return;
     this.#generic(destination, cwds);
+    // `> >(tee log)`: a pipe to the commands walked just above, not a file.
+    if (destination.type === "process_substitution") return;
     const operator = node.children.find((c) => !c.isNamed)?.type ?? "";
     const value = staticValue(destination, this.home);
     // `>&2`, `<&0`, `>&-` duplicate or close descriptors; they name no file.
@@ -244,6 +269,15 @@ export class Walker extends Findings {
   }
 
 
+}
+
+/** The text of `NAME=value` with a static value (the value's quotes removed). */
+function assignmentText(node: Node, home: string): string | undefined {
+  const name = node.childForFieldName("name")?.text ?? "";
+  const value = node.childForFieldName("value");
+  if (!value) return `${name}=`;
+  const text = staticValue(value, home);
+  return text === undefined ? undefined : `${name}=${text}`;
 }
 
 /** The static text a heredoc or here-string feeds to stdin; undefined for other redirections. */

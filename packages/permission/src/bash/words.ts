@@ -11,13 +11,17 @@ export interface Word {
 /**
  * The value bash gives a word when it holds no expansion: quotes removed, escapes resolved, `$HOME`
  * and `${HOME}` replaced by `home`. Undefined when the value depends on run time (other variables,
- * command substitution, arithmetic, `$'…'`). Tilde and globs are left as written.
+ * command substitution, arithmetic, `$'…'`). A leading `~` or `~/` is `home`; globs are left as
+ * written.
  */
 export function staticValue(node: Node, home: string): string | undefined {
   switch (node.type) {
     case "word":
+      // A leading unquoted `~` or `~/` is the home folder (bash's tilde expansion).
+      if (node.text === "~" || node.text.startsWith("~/")) return home + unescape(node.text.slice(1));
+      return unescape(node.text);
     case "number":
-      return node.text.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
+      return unescape(node.text);
     case "raw_string":
       return node.text.slice(1, -1);
     case "string": {
@@ -48,6 +52,10 @@ export function staticValue(node: Node, home: string): string | undefined {
     default:
       return undefined;
   }
+}
+
+function unescape(text: string): string {
+  return text.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
 }
 
 function isHome(node: Node): boolean {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { gateNearMiss } from "../near-miss-gate.js";
 import { commitPlan, generateDiff, parsePatch, PatchApplyError, planPatch, type FileChange } from "@lathe/patch";
 import { z } from "zod";
 import { afterWrite, type AfterWriteMetadata } from "../after-write.js";
@@ -47,7 +48,7 @@ export function createApplyPatchTool(): Tool<typeof ApplyPatchParameters, ApplyP
       // Every path resolves as every tool's does: through symlinks, asking for any outside the workspace.
       const target = await resolvePatch(ctx, parsePatch(args.patchText), workspace);
       const planned = await planPatch(target.patch, target.files).catch((error: unknown) => {
-        throw readable(error, target.display);
+        throw error instanceof PatchApplyError && error.path ? gateNearMiss(readable(error, target.display), ctx, target.display(error.path)) : readable(error, target.display);
       });
       if (planned.length === 0) throw new ToolInputError("apply_patch", "The patch changes no files.");
       const files = planned.map((change) => patchedFile(change, target.display));

@@ -13,6 +13,7 @@ import description from "./bash.txt?raw";
 import { OutputSpool } from "./output-spool.js";
 import { killGroup } from "./process-group.js";
 import { guardOrphans } from "./orphan-guard.js";
+import { enforcementMounts } from "./path-enforcement.js";
 import { bwrapCommand, probeBwrap, socketVanished, type BashSandbox, type SandboxedCommand } from "./sandbox.js";
 
 /** Options of the `bash` tool. */
@@ -104,7 +105,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 
       const binary = sandboxBinary();
       const build = (): SandboxedCommand =>
-        binary ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute) : { file: shell, args: ["-c", args.command], sandbox: "none" };
+        binary
+          ? bwrapCommand(binary, options.sandbox!, shell, args.command, workspace, workdir.absolute, {
+              mounts: enforcementMounts(ctx, workspace),
+              network: ctx.check ? ctx.check({ permission: "webfetch", patterns: ["*"] }) === "allow" : true,
+            })
+          : { file: shell, args: ["-c", args.command], sandbox: "none" };
       const timeout = Math.min(args.timeout ?? defaultTimeout, maxTimeout);
       const opts = { timeout, graceMs: options.killGraceMs ?? 3000, limits, env: commandEnvironment(ctx, options), description: args.description };
       let command = build();
@@ -129,16 +135,30 @@ export function createBashTool(options: BashToolOptions = {}): Tool<typeof BashP
 async function askForCommand(ctx: ToolContext, command: string, description: string | undefined, cwd: string, workspace: string) {
   const analysis = await analyzeCommand(command, { cwd, workspace });
   // A path that cannot be resolved (a symlink loop, too long) is judged as written.
-  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.path).catch(() => use.path) })));
+  // Resolved as the kernel walks them: a `..` after a symlink leaves the link's target.
+  const paths = await Promise.all(analysis.paths.map(async (use) => ({ ...use, path: await realpathLoose(use.spelled ?? use.path).catch(() => use.path) })));
   for (const spec of bashAsks({ ...analysis, paths })) {
     await ctx.ask({ ...spec, metadata: { command, description } });
   }
 }
 
-/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials. */
+/** One policy for every command: the host's `shellEnv` exactly, else its environment without credentials — either without the variables that make the shell run unseen code. */
 function commandEnvironment(ctx: ToolContext, options: BashToolOptions): Record<string, string> {
-  if (ctx.shellEnv) return childEnvironment({ exact: ctx.shellEnv });
-  return { ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env };
+  if (ctx.shellEnv) return withoutShellCode(childEnvironment({ exact: ctx.shellEnv }));
+  return withoutShellCode({ ...childEnvironment({ withhold: options.withholdEnv ?? [] }), PAGER: "cat", GIT_PAGER: "cat", ...options.env });
+}
+
+/**
+ * Variables that would make the shell run code or read words the command text does not show: a
+ * startup file (`BASH_ENV`, `ENV`), exported functions (`BASH_FUNC_name%%`, which can take the name
+ * of any command), shell options (`SHELLOPTS`, `BASHOPTS`: `expand_aliases`, `xtrace`…), `PS4`
+ * (expanded for `set -x`), `CDPATH` (where `cd dir` lands) and `GLOBIGNORE`. The analysis the rules
+ * see assumes none of them, so commands run without them.
+ */
+const SHELL_CODE_VARIABLES = new Set(["BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH", "GLOBIGNORE", "PROMPT_COMMAND"]);
+
+function withoutShellCode(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SHELL_CODE_VARIABLES.has(name) && !name.startsWith("BASH_FUNC_")));
 }
 
 async function run(

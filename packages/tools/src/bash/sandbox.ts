@@ -8,13 +8,16 @@ import { hostSocketMasks } from "./host-sockets.js";
  * read-only, every capability dropped (also when the host runs as root), its own user namespace
  * where the kernel allows it (and no further one inside), its own process and IPC namespaces, a
  * private `/tmp` and `/run`, no host unix socket outside the workspace, no network unless `network`
- * is true, and ended with the process that started it.
+ * is true (and `webfetch` is allowed), and ended with the process that started it. The path rules
+ * are enforced in it: what `read` denies is hidden and what `edit` denies is read-only (see
+ * `enforcementMounts`), so a command the analyser misjudged still cannot reach them.
  */
 export interface BwrapSandbox {
   type: "bwrap";
   /**
-   * Allow network access. Default false. With the network, the host's abstract unix sockets (those
-   * without a file) are reachable too: they belong to the network namespace.
+   * Allow network access. Default false. The `webfetch` rules have the last word: unless they allow
+   * `webfetch` outright, there is no network either. With the network, the host's abstract unix
+   * sockets (those without a file) are reachable too: they belong to the network namespace.
    */
   network?: boolean;
   /** The bubblewrap binary. Default: `bwrap` on `PATH`. */
@@ -78,8 +81,17 @@ export function bwrapIsolation(binary: string): readonly string[] {
   return isolation.get(binary)!;
 }
 
+/** What the rules add to the sandbox: mounts enforcing path rules, and whether the network is on. */
+export interface SandboxRules {
+  /** Mounts from `enforcementMounts` (masked and read-only paths). */
+  mounts?: readonly string[];
+  /** The network the rules allow: off when `webfetch` is not allowed outright. Default: as `sandbox.network`. */
+  network?: boolean;
+}
+
 /** The bubblewrap command line that runs `shell -c command` in `workdir` with `workspace` writable. */
-export function bwrapCommand(binary: string, sandbox: BwrapSandbox, shell: string, command: string, workspace: string, workdir: string): SandboxedCommand {
+export function bwrapCommand(binary: string, sandbox: BwrapSandbox, shell: string, command: string, workspace: string, workdir: string, rules: SandboxRules = {}): SandboxedCommand {
+  const network = sandbox.network === true && rules.network !== false;
   const args = [
     "--ro-bind", "/", "/",
     "--dev", "/dev",
@@ -91,11 +103,13 @@ export function bwrapCommand(binary: string, sandbox: BwrapSandbox, shell: strin
     ...hostSocketMasks(workspace, ["/tmp", "/run"]).flatMap((socket) => ["--ro-bind", "/dev/null", socket]),
     // After the tmpfs mounts, so that a workspace under /tmp or /run is mounted on top of them.
     "--bind", workspace, workspace,
+    // After the workspace: what `edit` denies read-only, what `read` denies hidden.
+    ...(rules.mounts ?? []),
     ...bwrapIsolation(binary),
     "--unshare-pid",
     "--unshare-ipc",
     "--die-with-parent",
-    ...(sandbox.network ? [] : ["--unshare-net"]),
+    ...(network ? [] : ["--unshare-net"]),
     "--chdir", workdir,
     "--", shell, "-c", command,
   ];

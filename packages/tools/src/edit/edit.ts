@@ -4,8 +4,9 @@ import { acceptArgumentAliases } from "../argument-aliases.js";
 import { FileNotFoundError, ToolInputError } from "../errors.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { similarNames } from "../similar-names.js";
+import { gateNearMiss } from "../near-miss-gate.js";
 import { defineTool, type Tool } from "../tool.js";
-import { resolveToolPath } from "../workspace-path.js";
+import { permissionPath, resolveToolPath } from "../workspace-path.js";
 import { applyEdits, type AppliedEdit } from "./apply-edits.js";
 import description from "./edit.txt?raw";
 
@@ -42,7 +43,7 @@ export function createEditTool(): Tool<typeof EditParameters, EditMetadata> {
         return content;
       }).catch(async (error: unknown) => {
         if (error instanceof FileNotFoundError) throw new FileNotFoundError(error.path, await similarNames(error.path));
-        throw error;
+        throw gateNearMiss(error, ctx, permissionPath(target));
       });
       const { matcher, lines } = edit;
       const output = matcher === "created"

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { afterWrite } from "../after-write.js";
 import { acceptArgumentAliases } from "../argument-aliases.js";
 import { applyEdits, type AppliedEdit } from "../edit/apply-edits.js";
+import { gateNearMiss } from "../near-miss-gate.js";
 import { editFile, fileWriteMetadata, type FileWriteMetadata } from "../file-edit.js";
 import { defineTool, type Tool } from "../tool.js";
-import { resolveToolPath } from "../workspace-path.js";
+import { permissionPath, resolveToolPath } from "../workspace-path.js";
 import description from "./multiedit.txt?raw";
 
 const MultiEditParameters = acceptArgumentAliases(z.object({
@@ -40,6 +41,8 @@ export function createMultiEditTool(): Tool<typeof MultiEditParameters, MultiEdi
         const { content, applied } = applyEdits("multiedit", target.absolute, before, args.edits);
         edits = applied;
         return content;
+      }).catch((error: unknown) => {
+        throw gateNearMiss(error, ctx, permissionPath(target));
       });
       const summary = edits.map((a, i) => `${i + 1}. ${a.matcher === "created" ? "created the file" : `line${a.lines.length === 1 ? "" : "s"} ${a.lines.join(", ")} (matcher: ${a.matcher})`}`);
       return afterWrite(ctx, [{ absolute: target.absolute, ...result }], {
