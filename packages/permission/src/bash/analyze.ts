@@ -61,9 +61,11 @@ export interface AnalyzeCommandOptions {
 
 /**
  * Commands longer than this (in characters) are not parsed: they are asked as a whole, opaque. No
- * agent writes a longer command that should run unasked.
+ * agent writes a longer command that should run unasked (a file's content belongs in `write`, not in
+ * a heredoc), and parsing and walking 100 KB of shell can take longer than the analysis may, on any
+ * machine: a bound on the input keeps every decision within the time budget.
  */
-export const MAX_ANALYZED_LENGTH = 256 * 1024;
+export const MAX_ANALYZED_LENGTH = 16 * 1024;
 
 /**
  * Time allowed for parsing and walking one command, in ms: this much wall time, then this much more
