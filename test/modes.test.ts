@@ -191,27 +191,33 @@ describe("plan mode's instructions", () => {
 });
 
 describe("subagents and modes", () => {
-  it("a subagent works under the mode of the turn that started it", async () => {
-    const model = mockModel(
-      Array.from({ length: 6 }, () => (call: LanguageModelV4CallOptions) => {
-        const users = JSON.stringify(call.prompt.filter((m) => m.role === "user"));
-        const results = JSON.stringify(call.prompt.filter((m) => m.role === "tool"));
-        if (users.includes("write child.txt")) {
-          if (results.includes("write")) return { text: "could not write" };
-          return { toolCalls: [{ name: "write", input: { path: "child.txt", content: "x" } }] };
-        }
-        if (results.includes("task_result") || results.includes("subagent")) return { text: "done" };
-        return { toolCalls: [{ name: "task", input: { description: "write it", prompt: "write child.txt", subagent: "general" } }] };
-      }),
-    );
-    const agent = createAgent({ model, cwd, configDir: false, snapshots: false, dataDir: join(root, "data") });
-    const session = await agent.sessions.create();
-    await agent.prompt(session.id, "delegate", { mode: "plan" });
-    const [child] = (await agent.sessions.list({ parentID: session.id })).sessions;
-    const messages = await agent.sessions.messages(child!.id);
-    expect(messages[0]!.info.role === "user" && messages[0]!.info.mode).toBe("plan");
-    const write = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "write");
-    expect(write?.type === "tool" && write.state.status === "error" ? write.state.error : "").toContain("denied");
-    await agent.close();
-  });
+  for (const [label, options] of [
+    ["a plan-mode turn", { mode: "plan" }],
+    ["the plan agent, even in bypass mode", { agent: "plan", mode: "bypass" }],
+  ] as const) {
+    it(`a subagent works under the mode of the turn that started it: ${label}`, async () => {
+      const model = mockModel(
+        Array.from({ length: 6 }, () => (call: LanguageModelV4CallOptions) => {
+          const users = JSON.stringify(call.prompt.filter((m) => m.role === "user"));
+          const results = JSON.stringify(call.prompt.filter((m) => m.role === "tool"));
+          if (users.includes("write child.txt")) {
+            if (results.includes("write")) return { text: "could not write" };
+            return { toolCalls: [{ name: "write", input: { path: "child.txt", content: "x" } }] };
+          }
+          if (results.includes("task_result") || results.includes("subagent")) return { text: "done" };
+          return { toolCalls: [{ name: "task", input: { description: "write it", prompt: "write child.txt", subagent: "general" } }] };
+        }),
+      );
+      // The host allows every edit: plan's restriction holds regardless.
+      const agent = createAgent({ model, cwd, configDir: false, snapshots: false, dataDir: join(root, "data"), permission: { edit: "allow", task: "allow" } });
+      const session = await agent.sessions.create();
+      await agent.prompt(session.id, "delegate", options);
+      const [child] = (await agent.sessions.list({ parentID: session.id })).sessions;
+      const messages = await agent.sessions.messages(child!.id);
+      expect(messages[0]!.info.role === "user" && messages[0]!.info.mode).toBe("plan");
+      const write = messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.tool === "write");
+      expect(write?.type === "tool" && write.state.status === "error" ? write.state.error : "").toContain("denied");
+      await agent.close();
+    });
+  }
 });

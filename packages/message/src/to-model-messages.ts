@@ -80,6 +80,8 @@ interface Layout {
 export class ModelMessageCache {
   private segments = new WeakMap<Part, CachedSegment>();
   private users = new WeakMap<Part[], CachedUser>();
+  /** The same entries by their first part: a history read or rebuilt holds the same parts in a new array. */
+  private usersByFirst = new WeakMap<Part, CachedUser>();
   private layouts = new WeakMap<Part[], Layout>();
   /** The cached step or user message each part belongs to. */
   private owner = new WeakMap<Part, CachedSegment | CachedUser>();
@@ -101,6 +103,7 @@ export class ModelMessageCache {
   clear(): void {
     this.segments = new WeakMap();
     this.users = new WeakMap();
+    this.usersByFirst = new WeakMap();
     this.layouts = new WeakMap();
     this.owner = new WeakMap();
   }
@@ -110,10 +113,14 @@ export class ModelMessageCache {
    * @internal
    */
   user(parts: Part[], convert: () => UserModelMessage | undefined): UserModelMessage | undefined {
-    const cached = this.users.get(parts);
-    if (cached && !cached.dirty && samePartObjects(cached.parts, parts)) return cached.out;
+    const cached = this.users.get(parts) ?? (parts[0] ? this.usersByFirst.get(parts[0]) : undefined);
+    if (cached && !cached.dirty && samePartObjects(cached.parts, parts)) {
+      this.users.set(parts, cached);
+      return cached.out;
+    }
     const entry: CachedUser = { parts: parts.slice(), dirty: false, out: convert() };
     this.users.set(parts, entry);
+    if (parts[0]) this.usersByFirst.set(parts[0], entry);
     for (const part of parts) this.owner.set(part, entry);
     return entry.out;
   }

@@ -343,10 +343,24 @@ export function runStorageConformance(name: string, options: StorageConformanceO
         session.title = "mutated";
         (parts[0] as { text: string }).text = "mutated";
         const read = await storage.getMessage(session.id, message.id);
-        (read!.parts[0] as { text: string }).text = "mutated again";
-        read!.info.agent = "mutated";
+        // An adapter may hand out copies (the change stays in the copy) or frozen records (the change
+        // throws a TypeError); either way the stored record keeps its value.
+        attempt(() => ((read!.parts[0] as { text: string }).text = "mutated again"));
+        attempt(() => (read!.info.agent = "mutated"));
+        const listed = await storage.listMessages(session.id);
+        attempt(() => ((listed[0]!.parts[0] as { text: string }).text = "mutated through a list"));
+        attempt(() => listed[0]!.parts.push({ ...listed[0]!.parts[0]!, id: "prt_extra" }));
         expect(await storage.getSession(session.id)).toEqual(snapshot.session);
         expect(await storage.getMessage(session.id, message.id)).toEqual({ info: snapshot.message, parts: snapshot.parts });
+        expect(await storage.listMessages(session.id)).toEqual([{ info: snapshot.message, parts: snapshot.parts }]);
+      });
+
+      it("hands out sessions a caller may change and write back", async () => {
+        const { session } = await seedSession(0);
+        const read = (await storage.getSession(session.id))!;
+        read.title = "renamed";
+        await storage.write({ sessions: [read] });
+        expect((await storage.getSession(session.id))?.title).toBe("renamed");
       });
 
       it("stores text of any size and content faithfully", async () => {
@@ -634,3 +648,12 @@ export { DAMAGE, type CorruptRecord, type StoredRecordRef } from "./conformance-
 export { spawnLeaseProcess, type LeaseProcess, type StorageProcessSpec } from "./lease-process.js";
 export { raceForLeases, killedHolderIsTakenOver } from "./lease-race.js";
 export { makeSession, makeUserMessage, makeTextPart } from "./conformance-fixtures.js";
+
+/** Runs a mutation of a record read from storage: one that throws because the record is frozen is as good as one that changed a copy. */
+function attempt(mutate: () => unknown): void {
+  try {
+    mutate();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}

@@ -10,12 +10,32 @@ interface StoredMessage {
   parts: Map<string, Part>;
 }
 
-// Values are copied on the way in (validation parses into fresh objects) and cloned on the way out,
-// so callers can never mutate what is stored — the same isolation a real database gives.
+// Values are copied on the way in (validation parses into fresh objects), so a caller's later
+// mutations never reach what is stored. Messages and parts are then frozen, deeply, and handed out as
+// they are — reading a long session costs no copy, and a caller cannot change what is stored through
+// what it read (an attempt throws a TypeError) — the same isolation a real database gives. Sessions,
+// which callers read to change and write back, are small and handed out as copies.
 const clone = <T>(value: T): T => structuredClone(value);
 
-const byKey = <T>(map: Map<string, T>): T[] =>
-  [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** The map's values in key order. Ids are ascending, so the map is almost always in order already: only checked then. */
+function byKey<T>(map: Map<string, T>): T[] {
+  const entries = [...map.entries()];
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i - 1]![0] > entries[i]![0]) {
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      break;
+    }
+  }
+  return entries.map(([, v]) => v);
+}
 
 /** Keeps everything in memory: the default storage, lost when the process ends. */
 export class MemoryStorage implements Storage {
@@ -26,9 +46,9 @@ export class MemoryStorage implements Storage {
   async write(input: WriteBatch): Promise<void> {
     const batch = validateBatch(input);
     for (const session of batch.sessions) this.sessions.set(session.id, session);
-    for (const message of batch.messages) this.message(message.sessionID, message.id).info = message;
+    for (const message of batch.messages) this.message(message.sessionID, message.id).info = deepFreeze(message);
     // A part written before its message stays reachable once the message arrives.
-    for (const part of batch.parts) this.message(part.sessionID, part.messageID).parts.set(part.id, part);
+    for (const part of batch.parts) this.message(part.sessionID, part.messageID).parts.set(part.id, deepFreeze(part));
     for (const { sessionID, messageID } of batch.removeMessages) this.messages.get(sessionID)?.delete(messageID);
     for (const { sessionID, messageID, partID } of batch.removeParts) {
       this.messages.get(sessionID)?.get(messageID)?.parts.delete(partID);
@@ -57,14 +77,14 @@ export class MemoryStorage implements Storage {
 
   async getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
     const message = this.messages.get(sessionID)?.get(messageID);
-    return message?.info ? { info: clone(message.info), parts: byKey(message.parts).map(clone) } : undefined;
+    return message?.info ? { info: message.info, parts: byKey(message.parts) } : undefined;
   }
 
   async listMessages(sessionID: string): Promise<MessageWithParts[]> {
     const list = this.messages.get(sessionID);
     if (!list) return [];
     const result: MessageWithParts[] = [];
-    for (const { info, parts } of byKey(list)) if (info) result.push({ info: clone(info), parts: byKey(parts).map(clone) });
+    for (const { info, parts } of byKey(list)) if (info) result.push({ info, parts: byKey(parts) });
     return result;
   }
 

@@ -18,6 +18,7 @@ import type { Storage } from "@lathe/storage";
 import type { AgentEvent } from "../events.js";
 import type { ApproveFn, HandOffReply } from "./approval.js";
 import type { SessionUpdater } from "../session/session-updater.js";
+import { modeForAgent, PLAN_RESTRICTION } from "./permission-mode.js";
 
 /** What a tool call asks, as the loop hands it over. */
 export interface GateAskInput {
@@ -171,8 +172,8 @@ export class AgentPermissions implements PermissionGate {
       ...(input.opaque ? { opaque: true } : {}),
       ruleset: this.ruleset(input.agent),
       signal: input.signal,
-      mode: this.modeOf(input.sessionID),
-      planRuleset: this.ruleset("plan"),
+      mode: this.modeFor(input.sessionID, input.agent),
+      planRuleset: PLAN_RESTRICTION,
     });
   }
 
@@ -181,7 +182,7 @@ export class AgentPermissions implements PermissionGate {
     const rules = this.ruleset(input.agent);
     let outcome: "allow" | "ask" = "allow";
     for (const pattern of input.patterns) {
-      const action = evaluateWithMode(this.modeOf(input.sessionID), input.permission, pattern, rules, this.ruleset("plan")).action;
+      const action = evaluateWithMode(this.modeFor(input.sessionID, input.agent), input.permission, pattern, rules, PLAN_RESTRICTION).action;
       if (action === "deny") return "deny";
       if (action === "ask" && evaluate(input.permission, pattern, this.service.approved(input.sessionID)).action !== "allow") outcome = "ask";
     }
@@ -196,6 +197,19 @@ export class AgentPermissions implements PermissionGate {
   /** The permission mode a session's asks are decided under now. */
   modeOf(sessionID: string): PermissionMode {
     return this.modes.get(sessionID) ?? "default";
+  }
+
+  /**
+   * The mode one agent's asks in a session are decided under: the session's, except that the plan
+   * agent always plans (see {@link modeForAgent}).
+   *
+   * A call is decided in this order: the rules (defaults, the agent's, the host's global and
+   * per-agent rules; the last match wins), then the mode on top (`acceptEdits` and `bypass` may
+   * turn an ask into an allow; `plan` takes the stricter of that and {@link PLAN_RESTRICTION}), and
+   * a deny of the rules stays a deny in every mode.
+   */
+  modeFor(sessionID: string, agent: string): PermissionMode {
+    return modeForAgent(this.modeOf(sessionID), agent);
   }
 
   /**

@@ -2,6 +2,9 @@ import type { LanguageModel } from "ai";
 import type { PermissionRules } from "./agent-permissions.js";
 import { InvalidInputError } from "../errors.js";
 import type { CacheSetting } from "../context/cache-options.js";
+import { PLAN_FILES, PLAN_RULES } from "./permission-mode.js";
+
+export { PLAN_FILES } from "./permission-mode.js";
 
 /** Where an agent may be used: as the agent of a prompt, as a subagent of the task tool, or both. */
 export type AgentMode = "primary" | "subagent" | "all";
@@ -39,9 +42,6 @@ export interface AgentDefinition {
 /** What a host may say about an agent: every field optional for a built-in, required ones for a new agent. */
 export type AgentConfig = Partial<Omit<AgentDefinition, "name">>;
 
-/** Where plan files go: the only files the plan agent may edit. */
-export const PLAN_FILES = ".lathe/plans/*.md";
-
 /** Lathe's built-in agents. */
 export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.freeze({
   build: {
@@ -57,7 +57,7 @@ export const BUILTIN_AGENTS: Readonly<Record<string, AgentDefinition>> = Object.
       "You are in plan mode. Investigate and write a plan; do not change the user's files. " +
       `You may only create or edit plan files matching ${PLAN_FILES}.`,
     // Shell commands can change files too: in plan mode each one is asked.
-    permission: { edit: { "*": "deny", [PLAN_FILES]: "allow" }, bash: "ask" },
+    permission: PLAN_RULES,
   },
   explore: {
     name: "explore",

@@ -15,6 +15,8 @@ export interface SubagentRunner {
    */
   runTask(input: {
     parentSessionID: string;
+    /** The agent that started the task: the child works under the mode that agent works under. */
+    parentAgent?: string | undefined;
     taskID?: string | undefined;
     agent: string;
     description: string;
@@ -63,6 +65,7 @@ ${list}`,
       await ctx.ask({ permission: "task", patterns: [args.subagent], always: [args.subagent], metadata: { description: args.description } });
       const result = await runner.runTask({
         parentSessionID: ctx.sessionID,
+        parentAgent: ctx.agent,
         taskID: args.task_id,
         agent: args.subagent,
         description: args.description,

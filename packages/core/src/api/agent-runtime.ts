@@ -1,5 +1,7 @@
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
+import { ObservedStorage } from "../session/observed-storage.js";
+import { SessionHistories } from "../loop/session-history.js";
 import { hostname } from "node:os";
 import { builtinTools, createDiagnosticsTool, type Tool } from "@lathe/tools";
 import { InvalidInputError } from "../errors.js";
@@ -45,7 +47,10 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     tools.set(tool.name, tool);
   }
   if (options.lsp && !tools.has("diagnostics")) tools.set("diagnostics", createDiagnosticsTool());
-  const storage = options.storage ?? new MemoryStorage();
+  const hostStorage = options.storage ?? new MemoryStorage();
+  const histories = new SessionHistories(() => hostStorage);
+  // Everything the agent writes passes the histories it keeps across turns.
+  const storage = new ObservedStorage(hostStorage, histories);
   const emit = (event: AgentEvent) => host.emit(event);
   const factsCache = new Map<string, ModelFacts>();
   const states = new Map<string, Map<string, unknown>>();
@@ -84,6 +89,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
     dataDir,
     snapshots: new StepSnapshots(snapshotEngine),
     storage,
+    histories,
     tools,
     permissions,
     updater,

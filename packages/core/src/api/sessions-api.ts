@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { createId, emptyTokens, type Limits, type Session } from "@lathe/message";
 import type { SessionQuery, SessionPage, Storage } from "@lathe/storage";
+import { thaw } from "../loop/session-history.js";
 import { InvalidInputError, SessionBusyError, SessionNotFoundError, type BudgetExceededError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
 import { sessionDataDir } from "../loop/turn-common.js";
@@ -40,7 +41,7 @@ export interface SessionsApi {
   list(query?: SessionQuery): Promise<SessionPage>;
   /** Removes a session and everything it owns. A busy session cannot be removed ({@link SessionBusyError}). */
   remove(sessionID: string): Promise<void>;
-  /** Messages of a session with their parts. */
+  /** Messages of a session with their parts: the caller's own copy, which it may change freely. */
   messages(sessionID: string): ReturnType<Storage["listMessages"]>;
   /**
    * Undoes the file changes made from a point of the session on: every file changed at or after
@@ -142,7 +143,8 @@ export function createSessionsApi(host: SessionsHost): SessionsApi {
         host.forgetState(sessionID);
         host.emit({ type: "session.deleted", sessionID, session });
       },
-      messages: (sessionID) => rt.storage.listMessages(sessionID),
+      // The host's own copy, as every adapter's reads used to be: memory storage shares frozen records.
+      messages: async (sessionID) => thaw(await rt.storage.listMessages(sessionID)),
       revert: async (sessionID, point) => {
         const { session, history } = await idleSession(host, sessionID);
         if (!history.some((m) => m.info.id === point.messageID)) {

@@ -56,8 +56,9 @@ async function runTask(host: TaskHost, input: Parameters<SubagentRunner["runTask
   host.parents.set(child.id, input.parentSessionID);
   input.onStart?.(child.id);
   try {
-    // The child works under the parent's mode: a plan-mode turn cannot edit through a subagent.
-    const mode = host.runtime.permissions.modeOf(input.parentSessionID);
+    // The child works under the parent's mode: a plan-mode turn (or the plan agent) cannot edit through a subagent.
+    const permissions = host.runtime.permissions;
+    const mode = input.parentAgent === undefined ? permissions.modeOf(input.parentSessionID) : permissions.modeFor(input.parentSessionID, input.parentAgent);
     const childID = child.id;
     const result = await host.runtime.tracing.subagent(input.parentSessionID, input.callID, input.agent, childID, async () =>
       host.prompt(childID, input.prompt, { agent: input.agent, signal: input.signal, mode, ...(output ? { output } : {}) }),

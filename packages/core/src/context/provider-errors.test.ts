@@ -36,6 +36,7 @@ const OVERFLOWS: Array<[string, unknown]> = [
   ["Google Gemini", apiError(400, '{"error":{"code":400,"message":"The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).","status":"INVALID_ARGUMENT"}}')],
   ["Mistral", "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length"],
   ["xAI", apiError(400, "", "This model's maximum prompt length is 131072 but the request contains 537812 tokens.")],
+  ["OpenAI, over GPT-5's input cap", apiError(400, '{"error":{"message":"Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 274118 tokens.","type":"invalid_request_error","param":"input","code":null}}')],
   ["Groq", apiError(400, '{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error"}}')],
   ["OpenRouter", { error: { message: "This endpoint's maximum context length is 65536 tokens. However, you requested about 70000 tokens.", code: 400 } }],
   ["DeepSeek", apiError(400, "", "This model's maximum context length is 65536 tokens. However, you requested 70000 tokens (70000 in the messages, 0 in the completion).")],

@@ -12,6 +12,9 @@ const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
   /maximum context length (is|of|has been exceeded)/i,
   // OpenAI Responses API: "Your input exceeds the context window of this model."
   /exceeds the context window/i,
+  // OpenAI, a request over a model's input cap below its window (GPT-5: 272,000 of 400,000):
+  // "Input tokens exceed the configured limit of 272000 tokens."
+  /input tokens exceed the configured limit/i,
   // Groq (and OpenAI's older wording): "Please reduce the length of the messages or completion."
   /reduce the length of the messages/i,
   // Anthropic (also through Bedrock and Vertex): "prompt is too long: 213462 tokens > 200000 maximum",

@@ -58,20 +58,37 @@ export async function runTurn(
   const writer = new SessionWriter(rt.storage, rt.options.flushIntervalMs ?? 250);
   rt.writers.set(sessionID, writer);
   try {
-    const session = await rt.storage.getSession(sessionID);
-    if (!session) throw new SessionNotFoundError(sessionID);
-    let history = await rt.storage.listMessages(sessionID);
-    if (request.kind === "resume") return await resumeTurn(rt, writer, session, history, request.options, signal);
-    if (request.kind === "compact") {
+    const stored = await rt.storage.getSession(sessionID);
+    if (!stored) throw new SessionNotFoundError(sessionID);
+    // The history this agent kept from its last turn (with only what it wrote since applied), unless
+    // someone else wrote the session; then it is read again.
+    let history = (await rt.histories.load(stored)).messages;
+    const session = stored;
+    // The session is stamped with the turn's first write (a new prompt's user message goes with it),
+    // so an agent that loaded the session before sees this turn, even one that dies half-way.
+    if (request.kind !== "prompt") await rt.updater.touch(sessionID);
+    let result: RunResult;
+    if (request.kind === "resume") result = await resumeTurn(rt, writer, session, history, request.options, signal);
+    else if (request.kind === "compact") {
       // A compaction that cannot run must not commit a revert or end a waiting turn on its way out.
       const budget = sessionBudget(rt, session);
       assertCompactable(session, history, budget);
       history = await settleHistory(rt, session, history);
-      return await compactOnDemand(rt, writer, session, history, budget, signal);
+      result = await compactOnDemand(rt, writer, session, history, budget, signal);
+    } else {
+      history = await settleHistory(rt, session, history);
+      result = await answer(rt, writer, session, history, request.input, request.options, signal);
     }
-    history = await settleHistory(rt, session, history);
-    return await answer(rt, writer, session, history, request.input, request.options, signal);
+    rt.histories.adopt(sessionID, { info: result.info, parts: result.parts });
+    return result;
+  } catch (error) {
+    // What the turn changed in its history may not all be stored: read the session again next time.
+    rt.histories.forget(sessionID);
+    throw error;
   } finally {
+    // An aborted turn may leave in memory what never reached storage (a worker fences a session's
+    // writes before it aborts a turn it hands on): the next turn reads the session again.
+    if (signal.aborted) rt.histories.forget(sessionID);
     clearInterval(renew);
     rt.writers.delete(sessionID);
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
@@ -205,9 +222,7 @@ async function answer(
   } catch (error) {
     hookError = error;
   }
-  writer.message(user.info);
-  for (const part of user.parts) writer.part(part);
-  await writer.flush();
+  await rt.updater.touch(session.id, { messages: [user.info], parts: user.parts });
   rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
   for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
 

@@ -16,6 +16,7 @@ import type { StepSnapshots } from "../session/file-history.js";
 import type { AgentSkills } from "../agents/agent-skills.js";
 import type { CommandCatalog } from "../agents/command-catalog.js";
 import type { Tracing } from "./tracing.js";
+import type { SessionHistories } from "./session-history.js";
 
 /** What the loop shares with the agent that owns it: one per agent instance, never global. */
 export interface AgentRuntime {
@@ -23,7 +24,10 @@ export interface AgentRuntime {
   readonly cwd: string;
   /** Lathe's own files; see {@link AgentOptions.dataDir}. */
   readonly dataDir: string;
+  /** The host's storage, with this agent's writes followed by {@link histories}. */
   readonly storage: Storage;
+  /** The sessions' histories as this agent last loaded them, kept across turns. */
+  readonly histories: SessionHistories;
   readonly tools: ReadonlyMap<string, Tool>;
   readonly permissions: AgentPermissions;
   readonly agents: AgentRegistry;

@@ -1,5 +1,5 @@
 import { asSchema, tool as aiTool, type ToolSet, type LanguageModel } from "ai";
-import { ModelMessageCache, type ModelRef, type Session } from "@lathe/message";
+import type { ModelMessageCache, ModelRef, Session } from "@lathe/message";
 import type { Tool } from "@lathe/tools";
 import { BudgetTracker } from "../context/budget.js";
 import { type CompactionContext } from "./compaction.js";
@@ -18,7 +18,7 @@ import { turnInstructions } from "./turn-mode.js";
 import { modelRef } from "../context/model-info.js";
 import type { StructuredOutput } from "./structured-output.js";
 import type { TurnTrace } from "./tracing.js";
-import { PromptPrefix } from "./prompt-prefix.js";
+import type { PromptPrefix } from "./prompt-prefix.js";
 
 // What a turn fixes before its first step (TurnPlan), and the two things its steps do with it:
 // run tool calls and make room when the context overflows.
@@ -106,8 +106,8 @@ export function planTurn(rt: AgentRuntime, writer: SessionWriter, session: Sessi
     contextWindow: inputLimit(rt.facts(ref)),
     autoCompact: rt.options.compaction?.auto !== false,
     compaction: { rt, writer, sessionID: session.id, signal, budget },
-    messageCache: new ModelMessageCache(),
-    promptPrefix: new PromptPrefix(),
+    // Kept with the session's loaded history: the first request of a turn converts only what is new.
+    ...rt.histories.conversions(session.id),
     trace,
   };
 }

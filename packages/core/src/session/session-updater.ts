@@ -21,16 +21,32 @@ export class SessionUpdater {
    * adapter writes sessions last), so a change the session counts is never stored after it.
    */
   update(sessionID: string, mutate: (session: Session) => void, along?: Omit<WriteBatch, "sessions">): Promise<Session | undefined> {
+    return this.change(sessionID, mutate, along, true);
+  }
+
+  /**
+   * Stamps the session as written now (`time.updated`, always later than its last value), with the
+   * records in `along` in the same write, without telling the host: a turn does it with its first
+   * write, so that any agent that loaded the session before sees it changed (see `SessionHistories`).
+   * Resolves to the new record.
+   */
+  touch(sessionID: string, along?: Omit<WriteBatch, "sessions">): Promise<Session | undefined> {
+    return this.change(sessionID, () => {}, along, false);
+  }
+
+  private change(sessionID: string, mutate: (session: Session) => void, along: Omit<WriteBatch, "sessions"> | undefined, announce: boolean): Promise<Session | undefined> {
     const previous = this.chains.get(sessionID) ?? Promise.resolve();
     const next = previous
       .catch(() => {})
       .then(async () => {
         const session = await this.storage.getSession(sessionID);
         if (!session) return undefined;
-        mutate(session);
+        const before = session.time.updated;
         session.time.updated = Date.now();
+        mutate(session);
+        if (!announce) session.time.updated = Math.max(session.time.updated, before + 1);
         await this.storage.write({ ...along, sessions: [session] });
-        this.emit({ type: "session.updated", sessionID, session: structuredClone(session) });
+        if (announce) this.emit({ type: "session.updated", sessionID, session: structuredClone(session) });
         return session;
       });
     this.chains.set(sessionID, next);
