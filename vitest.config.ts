@@ -13,7 +13,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@lathe\/storage\/conformance$/, replacement: src("storage", "conformance.ts") },
-      ...["message", "patch", "permission", "storage-postgres", "storage", "tools", "mock", "core", "mcp", "lsp", "queue"].map(
+      ...["message", "patch", "permission", "storage-postgres", "storage", "tools", "mock", "core", "mcp", "lsp", "queue", "acp"].map(
         (pkg) => ({ find: new RegExp(`^@lathe/${pkg}$`), replacement: src(pkg) }),
       ),
     ],

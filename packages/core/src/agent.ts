@@ -152,6 +152,11 @@ export class Agent {
     return this.runs.abort(sessionID, reason ?? "aborted");
   }
 
+  /** The workspace directory this agent's sessions work in (`cwd` of {@link createAgent}, resolved). */
+  get cwd(): string {
+    return this.runtime.cwd;
+  }
+
   /** Whether the session runs a prompt in this agent. */
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);

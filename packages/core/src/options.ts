@@ -3,7 +3,7 @@ import type { FlexibleSchema, LanguageModel } from "ai";
 import type { Tracer } from "@opentelemetry/api";
 import type { Limits } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
-import type { Diagnostics, Tool } from "@lathe/tools";
+import type { Diagnostics, FileAccess, Tool } from "@lathe/tools";
 import type { PermissionRules } from "./agents/agent-permissions.js";
 import type { ApproveFn, HandOffReply } from "./agents/approval.js";
 import type { AgentConfig } from "./agents/registry.js";
@@ -124,6 +124,13 @@ export interface AgentOptions {
    * see `CREDENTIAL_ENV_NAMES` in `@lathe/tools`).
    */
   shellEnv?: Record<string, string>;
+  /**
+   * Where `read`, `write`, `edit` and `multiedit` read and write text instead of the disk — an
+   * editor's buffers, so the agent sees unsaved changes and the editor tracks the agent's edits
+   * (`@lathe/acp` passes the editor's). Permission checks are the same; see `FileAccess` in
+   * `@lathe/tools`. Default: the disk.
+   */
+  files?: FileAccess;
   /** Extra system instructions from the host, added after Lathe's own. */
   instructions?: string | string[];
   /** The most steps (model requests) one prompt may take; the last one must answer in text. Default unlimited. */

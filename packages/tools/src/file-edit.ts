@@ -1,10 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { generateDiff } from "@lathe/patch";
 import type { AfterWriteMetadata } from "./after-write.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { FileModifiedError, NotUtf8Error } from "./errors.js";
 import { assertStillResolved } from "./path-resolution.js";
-import { readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
+import { currentContent, readForWrite, recordCurrent, withFileLocks } from "./read-guard.js";
 import type { ToolContext } from "./tool.js";
 import { permissionPath, type ResolvedPath } from "./workspace-path.js";
 
@@ -41,7 +40,7 @@ export async function editFile(
       metadata: { filepath: target.absolute, diff },
     });
     // The approval may have taken a while; the file must still be what the diff was made from.
-    const now = await readFile(target.absolute).catch((error: NodeJS.ErrnoException) => {
+    const now = await currentContent(ctx, target.absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw error;
     });
@@ -50,7 +49,8 @@ export async function editFile(
     }
     // A symlink swapped onto the path while the user was asked would lead the write elsewhere.
     await assertStillResolved(target.absolute);
-    await writeFileAtomic(target.absolute, after);
+    if (ctx.files) await ctx.files.writeText(target.absolute, after, { sessionID: ctx.sessionID, signal: ctx.abort });
+    else await writeFileAtomic(target.absolute, after);
     await recordCurrent(ctx, target.absolute, after);
     ctx.emit({ type: "file.edited", file: target.absolute });
     return { before, after, diff, additions, removals };

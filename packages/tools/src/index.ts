@@ -82,7 +82,8 @@ export {
   type TruncatedOutput,
   type CutText,
 } from "./truncate.js";
-export { readForWrite, recordFile, recordCurrent, fileRecord, hashContent, withFileLocks, type FileRecord } from "./read-guard.js";
+export { readForWrite, recordFile, recordCurrent, fileRecord, hashContent, withFileLocks, currentContent, type FileRecord } from "./read-guard.js";
+export type { FileAccess, FileAccessContext } from "./file-access.js";
 export { editFile, fileWriteMetadata, type FileEditResult, type FileWriteMetadata } from "./file-edit.js";
 export type { AppliedEdit } from "./edit/apply-edits.js";
 export { writeFileAtomic } from "./atomic-write.js";

@@ -33,10 +33,22 @@ export function fileRecord(ctx: Pick<ToolContext, "state">, absolute: string): F
   return records(ctx).get(absolute);
 }
 
-/** Records the file as it is on disk now, content given (saves reading it again). */
+/**
+ * Records the file as it is now, content given (saves reading it again). A file only an editor's
+ * buffer holds (see {@link ToolContext.files}) has no time or size on disk: its content alone counts.
+ */
 export async function recordCurrent(ctx: Pick<ToolContext, "state">, absolute: string, content: string | Uint8Array): Promise<void> {
-  const info = await stat(absolute);
+  const info = await stat(absolute).catch(() => ({ mtimeMs: 0, size: Buffer.byteLength(content) }));
   recordFile(ctx, absolute, { mtimeMs: info.mtimeMs, size: info.size, hash: hashContent(content) });
+}
+
+/**
+ * The file's current bytes: through the host's file access (an editor's buffer) when it has the
+ * file, else from the disk. Rejects with ENOENT when neither has it.
+ */
+export async function currentContent(ctx: Pick<ToolContext, "files" | "sessionID" | "abort">, absolute: string): Promise<Buffer> {
+  const text = ctx.files ? await ctx.files.readText(absolute, { sessionID: ctx.sessionID, signal: ctx.abort }) : undefined;
+  return text !== undefined ? Buffer.from(text) : readFile(absolute);
 }
 
 /**
@@ -46,13 +58,13 @@ export async function recordCurrent(ctx: Pick<ToolContext, "state">, absolute: s
  * content is not a change). `display` is the path shown in messages.
  */
 export async function readForWrite(
-  ctx: Pick<ToolContext, "state">,
+  ctx: Pick<ToolContext, "state" | "files" | "sessionID" | "abort">,
   absolute: string,
   display: string,
 ): Promise<Buffer | undefined> {
   let content: Buffer;
   try {
-    content = await readFile(absolute);
+    content = await currentContent(ctx, absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;

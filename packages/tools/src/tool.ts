@@ -1,6 +1,7 @@
 import type { Todo, ToolAttachment } from "@lathe/message";
 import type { z } from "zod";
 import type { Diagnostics } from "./diagnostics.js";
+import type { FileAccess } from "./file-access.js";
 import type { childEnvironment } from "./env-policy.js";
 
 /** What a tool asks the permission engine before doing something. */
@@ -91,6 +92,11 @@ export interface ToolContext {
    * file-changing tools format what they write and report the errors they introduced.
    */
   diagnostics?: Diagnostics;
+  /**
+   * Where `read`, `write`, `edit` and `multiedit` read and write text instead of the disk (an
+   * editor's buffers); see {@link FileAccess}. When absent, the disk.
+   */
+  files?: FileAccess;
   /**
    * The exact environment of the processes the model starts (`bash` commands), set by the host
    * (`createAgent({ shellEnv })`). When absent, they get the host's environment without credentials

@@ -278,6 +278,7 @@ export function referenceToolContext(rt: AgentRuntime, sessionID: string, messag
     emit: () => {},
     dataDir: sessionDataDir(rt, sessionID),
     state: stateAccessor(rt.sessionState(sessionID)),
+    ...(rt.options.files ? { files: rt.options.files } : {}),
   };
 }
 

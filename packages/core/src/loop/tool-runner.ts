@@ -1,5 +1,5 @@
 import type { ToolPart } from "@lathe/message";
-import { truncateOutput, type Diagnostics, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
+import { truncateOutput, type Diagnostics, type FileAccess, type TodoStore, type Tool, type ToolContext, type ToolResult } from "@lathe/tools";
 import { isDoomLoop } from "../agents/doom-loop.js";
 import type { AgentEvent } from "../events.js";
 import { CorrectedError, DeniedError, RejectedError } from "@lathe/permission";
@@ -34,6 +34,8 @@ export interface ToolRunnerDeps {
   diagnostics?: Diagnostics | undefined;
   /** The host's exact environment for shell commands (`AgentOptions.shellEnv`). */
   shellEnv?: Record<string, string>;
+  /** Where the file tools read and write text (`AgentOptions.files`). */
+  files?: FileAccess;
   /** Awaited before a tool that may change files (not `readOnly`) runs: the step's starting snapshot. */
   beforeChange?: () => Promise<unknown>;
   /** Spans of the calls (telemetry). */
@@ -259,6 +261,7 @@ function context(call: ToolCall, deps: ToolRunnerDeps): ToolContext {
     emit: (event) => deps.emit({ ...event, sessionID: part.sessionID }),
     dataDir: deps.dataDir,
     ...(deps.shellEnv ? { shellEnv: deps.shellEnv } : {}),
+    ...(deps.files ? { files: deps.files } : {}),
     todos: deps.todos,
     ...(deps.diagnostics ? { diagnostics: deps.diagnostics } : {}),
     state: stateAccessor(deps.sessionState),

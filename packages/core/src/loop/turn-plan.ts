@@ -130,6 +130,7 @@ export function runCalls(plan: TurnPlan, turn: TurnState, calls: ToolCall[], bef
     dataDir: sessionDataDir(rt, session.id),
     diagnostics: rt.options.lsp,
     ...(rt.options.shellEnv ? { shellEnv: rt.options.shellEnv } : {}),
+    ...(rt.options.files ? { files: rt.options.files } : {}),
     todos: {
       get: async () => (await rt.storage.getSession(session.id))?.todos ?? [],
       set: async (todos) => {

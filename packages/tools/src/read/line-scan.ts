@@ -13,15 +13,21 @@ export interface LineScan {
 
 /**
  * Streams a text file line by line (without the line ending) and hashes its bytes, so a file of any
- * size is read in constant memory. Given an open file, reads it and closes it. `onLine` gets 1-based line numbers.
+ * size is read in constant memory. Given an open file, reads it and closes it; given `{ text }`, scans that text. `onLine` gets 1-based line numbers.
  */
-export async function scanLines(source: string | FileHandle, onLine: (line: string, number: number) => void, signal?: AbortSignal): Promise<LineScan> {
+export async function scanLines(source: string | FileHandle | { text: string }, onLine: (line: string, number: number) => void, signal?: AbortSignal): Promise<LineScan> {
   const hash = createHash("sha256");
   const decoder = new StringDecoder("utf8");
   let pending = "";
   let count = 0;
   const emit = (line: string) => onLine(line.endsWith("\r") ? line.slice(0, -1) : line, ++count);
-  for await (const chunk of (typeof source === "string" ? createReadStream(source, { highWaterMark: 1 << 16, signal }) : source.createReadStream({ highWaterMark: 1 << 16, signal }))) {
+  const chunks =
+    typeof source === "string"
+      ? createReadStream(source, { highWaterMark: 1 << 16, signal })
+      : "text" in source
+        ? [Buffer.from(source.text)]
+        : source.createReadStream({ highWaterMark: 1 << 16, signal });
+  for await (const chunk of chunks) {
     hash.update(chunk as Buffer);
     pending += decoder.write(chunk as Buffer);
     let start = 0;

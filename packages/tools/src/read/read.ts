@@ -101,9 +101,11 @@ async function readText(
   let bytes = 0;
   let lastShown = offset - 1;
   let cutByBytes = false;
-  // Opened without following a symlink swapped in since the path was checked.
+  // Through the host's file access (an editor's buffer) when it has the file; else opened without
+  // following a symlink swapped in since the path was checked.
+  const buffered = ctx.files ? await ctx.files.readText(target.absolute, { sessionID: ctx.sessionID, signal: ctx.abort }) : undefined;
   const scan = await scanLines(
-    await openResolved(target.absolute),
+    buffered !== undefined ? { text: buffered } : await openResolved(target.absolute),
     (line, number) => {
       if (number < offset || number >= offset + limit || cutByBytes) return;
       const text = line.length > limits.maxLineLength ? `${line.slice(0, limits.maxLineLength)}… (line cut at ${limits.maxLineLength} characters)` : line;
