@@ -33,17 +33,37 @@ export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, Promise
   private done = false;
   private readonly result: Promise<RunResult<OUTPUT>>;
   private readonly controller: AbortController;
+  /**
+   * Resolves once the prompt's user message is stored — for a steered or queued prompt
+   * (`whileBusy`), as soon as it is safe from a crash, long before it is answered: a host that
+   * acknowledges messages to its users can wait for this. Rejects when the run fails before storing
+   * it (the run rejects with the same error). A run that stores no message of its own (a resume, a
+   * compaction) resolves it when it ends.
+   */
+  readonly stored: Promise<void>;
+  private storedSettle!: { resolve: () => void; reject: (error: unknown) => void };
 
   /** @internal */
   constructor(sessionID: string, controller: AbortController, body: (run: Run<OUTPUT>) => Promise<RunResult<OUTPUT>>) {
     this.sessionID = sessionID;
     this.controller = controller;
+    this.stored = new Promise<void>((resolve, reject) => (this.storedSettle = { resolve, reject }));
+    this.stored.catch(() => {});
     this.result = body(this).finally(() => {
       this.done = true;
       this.wake();
     });
+    this.result.then(
+      () => this.storedSettle.resolve(),
+      (error: unknown) => this.storedSettle.reject(error),
+    );
     // Awaiting is optional for hosts that only iterate; the rejection is still seen by `then`.
     this.result.catch(() => {});
+  }
+
+  /** @internal The run's message is stored. */
+  markStored(): void {
+    this.storedSettle.resolve();
   }
 
   /** @internal Delivers an event to this run's iterators. */
