@@ -1,0 +1,360 @@
+// Messages sent while a turn runs (`whileBusy`): a steered one joins the running turn's next request,
+// queued ones get their own turns in order, each keeps its own run, both are stored at once and
+// survive a SIGKILL. The model is scripted; its functions hold a step open while the test sends.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { afterAll, describe, expect, it } from "vitest";
+import { createAgent, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
+import { mockModel, type MockTurn } from "@lathe/mock";
+import { SqliteStorage } from "@lathe/storage";
+import { echoTool } from "./helpers.js";
+import { deployTool } from "./fixtures/guarded-tool.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "lathe-steer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the user typed in a user message of a request (its first text; the environment note follows it). */
+function typed(message: LanguageModelV4Prompt[number] | undefined): string | undefined {
+  if (message?.role !== "user") return undefined;
+  const first = message.content.find((p) => p.type === "text");
+  return first?.type === "text" ? first.text : undefined;
+}
+
+/** The texts of the user messages of a request, in order. */
+function userTexts(call: LanguageModelV4CallOptions): string[] {
+  return call.prompt.flatMap((m) => (m.role === "user" ? [typed(m)!] : []));
+}
+
+/** The last message of a request, as text when it is the user's. */
+function lastUser(call: LanguageModelV4CallOptions): string | undefined {
+  return typed(call.prompt.at(-1));
+}
+
+/** A promise with its resolver, to hold a scripted step open. */
+function gate(): { open: () => void; wait: Promise<void> } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { open, wait };
+}
+
+const echo = (i: number): MockTurn => ({ text: `step ${i}`, toolCalls: [{ id: `call_${i}`, name: "echo", input: { text: `e${i}` } }] });
+
+function conversation(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  return prompt.filter((m) => m.role !== "system");
+}
+
+async function session(agent: Agent): Promise<string> {
+  return (await agent.sessions.create({})).id;
+}
+
+describe("steering a running turn", () => {
+  it("a message sent during step 2 of 5 is in request 3, after step 2's tool result, and the turn goes on", async () => {
+    const storage = new SqliteStorage(join(dir, "steer.db"));
+    let agent!: Agent;
+    let id = "";
+    let steered: Run | undefined;
+    const model = mockModel([
+      () => echo(1),
+      async () => {
+        // Step 2 is streaming: the user types a correction.
+        steered = agent.prompt(id, "no, use the other file", { whileBusy: "steer" });
+        await steered.stored;
+        return echo(2);
+      },
+      () => echo(3),
+      () => echo(4),
+      () => ({ text: "done with the other file" }),
+    ]);
+    agent = createAgent({ model, storage, tools: [echoTool()], snapshots: false });
+    id = await session(agent);
+    const run = agent.prompt(id, "fix the bug in a.ts");
+    const [result, steerResult] = await Promise.all([run, run.stored.then(async () => { while (!steered) await new Promise((r) => setTimeout(r, 1)); return steered; })]);
+    const answered = await steerResult;
+
+    expect(model.calls).toHaveLength(5);
+    expect(userTexts(model.calls[1]!)).toEqual(["fix the bug in a.ts"]);
+    // Request 3 ends with step 2's tool result, then the steered message as the newest user message.
+    const third = conversation(model.calls[2]!.prompt);
+    expect(lastUser(model.calls[2]!)).toBe("no, use the other file");
+    expect(third.at(-2)).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_2" }] });
+    expect(userTexts(model.calls[4]!)).toEqual(["fix the bug in a.ts", "no, use the other file"]);
+
+    // One turn: both runs resolve with its last message, which answers the steered one.
+    expect(result.info.id).toBe(answered.info.id);
+    expect(result.info.finish).toBe("stop");
+    const history = await agent.sessions.messages(id);
+    expect(history.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(history[3]!.info).toMatchObject({ role: "assistant", parentID: history[2]!.info.id });
+    expect(history[1]!.info.time.completed).toBeDefined();
+    expect(history[1]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(2);
+    expect(history[3]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(3);
+    // The UI shows the steered message where it entered the turn.
+    expect(toUIMessages(history).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+
+    // What the turn sent equals a fresh conversion of what is stored: a new agent on the same storage
+    // sends the same conversation before its own prompt.
+    const fresh = mockModel([{ text: "fresh" }]);
+    const other = createAgent({ model: fresh, storage, tools: [echoTool()], snapshots: false });
+    await other.prompt(id, "and now?");
+    const last = conversation(model.calls[4]!.prompt);
+    expect(conversation(fresh.calls[0]!.prompt).slice(0, last.length)).toEqual(last);
+    await other.close();
+    await agent.close();
+  });
+
+  it("a message steered into the turn's last step gets the turn going on instead of ending", async () => {
+    let agent!: Agent;
+    let id = "";
+    let steered: Run | undefined;
+    const model = mockModel([
+      async () => {
+        steered = agent.prompt(id, "also add a test", { whileBusy: "steer" });
+        await steered.stored;
+        return { text: "fixed" };
+      },
+      (call) => ({ text: `answering: ${lastUser(call)}` }),
+    ]);
+    agent = createAgent({ model, snapshots: false });
+    id = await session(agent);
+    const result = await agent.prompt(id, "fix it");
+    expect(model.calls).toHaveLength(2);
+    expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answering: also add a test" });
+    expect((await steered!).info.id).toBe(result.info.id);
+    await agent.close();
+  });
+
+  it("steers during a pending approval: the approval still works and the next request has its result, then the message", async () => {
+    const held = gate();
+    let agent!: Agent;
+    let id = "";
+    const model = mockModel([
+      { text: "deploying", toolCalls: [{ id: "call_deploy", name: "deploy", input: { target: "staging/web" } }] },
+      (call) => ({ text: `ok: ${lastUser(call)}` }),
+    ]);
+    const log: string[] = [];
+    agent = createAgent({
+      model,
+      tools: [deployTool(log)],
+      permission: { deploy: "ask" },
+      snapshots: false,
+      approve: async () => {
+        await held.wait;
+        return "once";
+      },
+    });
+    id = await session(agent);
+    const asked = new Promise((resolve) => agent.once("permission.asked", resolve));
+    const run = agent.prompt(id, "deploy staging");
+    await asked;
+    const steered = agent.prompt(id, "and tell me the url", { whileBusy: "steer" });
+    await steered.stored;
+    held.open();
+    const [result, answer] = await Promise.all([run, steered]);
+    expect(log).toEqual(["staging/web"]);
+    const second = conversation(model.calls[1]!.prompt);
+    expect(second.at(-2)).toMatchObject({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_deploy" }] });
+    expect(lastUser(model.calls[1]!)).toBe("and tell me the url");
+    expect(answer.info.id).toBe(result.info.id);
+    expect(result.info.error).toBeUndefined();
+    await agent.close();
+  });
+
+  it("a steered run aborted before the turn takes it drops its message: nothing answers it", async () => {
+    const held = gate();
+    let agent!: Agent;
+    const model = mockModel([
+      async () => {
+        await held.wait;
+        return { text: "done" };
+      },
+    ]);
+    agent = createAgent({ model, snapshots: false });
+    const id = await session(agent);
+    const run = agent.prompt(id, "work");
+    await run.stored;
+    const steered = agent.prompt(id, "never mind this", { whileBusy: "steer" });
+    await steered.stored;
+    steered.abort();
+    await expect(steered).rejects.toBeInstanceOf(PromptDroppedError);
+    held.open();
+    await run;
+    expect(model.calls).toHaveLength(1);
+    const texts = (await agent.sessions.messages(id)).flatMap((m) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])));
+    expect(texts).not.toContain("never mind this");
+    await agent.close();
+  });
+
+  it("steered messages no turn took (the turn was aborted) are answered by a turn of their own", async () => {
+    const held = gate();
+    let agent!: Agent;
+    const model = mockModel([
+      async (call) => {
+        await held.wait;
+        return { text: `first: ${lastUser(call)}` };
+      },
+      (call) => ({ text: `then: ${lastUser(call)}` }),
+    ]);
+    agent = createAgent({ model, snapshots: false });
+    const id = await session(agent);
+    const run = agent.prompt(id, "work");
+    await run.stored;
+    const steered = agent.prompt(id, "stop and do this instead", { whileBusy: "steer" });
+    await steered.stored;
+    agent.abort(id);
+    held.open();
+    expect((await run).info.finish).toBe("aborted");
+    const answer = await steered;
+    expect(answer.parts.find((p) => p.type === "text")).toMatchObject({ text: "then: stop and do this instead" });
+    expect(answer.info.id).not.toBe((await run).info.id);
+    await agent.close();
+  });
+});
+
+describe("queueing prompts behind a running turn", () => {
+  it("three queued messages run in order, once each, each run with its own turn", async () => {
+    const held = gate();
+    const model = mockModel([
+      async () => {
+        await held.wait;
+        return { text: "first done" };
+      },
+      ...Array.from({ length: 3 }, () => (call: LanguageModelV4CallOptions) => ({ text: `answer to ${lastUser(call)}` })),
+    ]);
+    const storage = new SqliteStorage(join(dir, "queue.db"));
+    const agent = createAgent({ model, storage, snapshots: false, whileBusy: "queue" });
+    const id = await session(agent);
+    const first = agent.prompt(id, "first");
+    await first.stored;
+    const queued = ["q1", "q2", "q3"].map((text) => agent.prompt(id, text));
+    await Promise.all(queued.map((run) => run.stored));
+    // Stored before any of them runs: on the session's queue, in order.
+    expect((await storage.getSession(id))?.queue?.map((e) => e.input)).toEqual([[{ type: "text", text: "q1" }], [{ type: "text", text: "q2" }], [{ type: "text", text: "q3" }]]);
+    held.open();
+    const results = await Promise.all([first, ...queued]);
+    expect(model.calls.map(lastUser)).toEqual(["first", "q1", "q2", "q3"]);
+    expect(results.map((r) => r.parts.find((p) => p.type === "text"))).toMatchObject([{ text: "first done" }, { text: "answer to q1" }, { text: "answer to q2" }, { text: "answer to q3" }]);
+    expect(new Set(results.map((r) => r.info.id)).size).toBe(4);
+    const history = await agent.sessions.messages(id);
+    expect(history.map((m) => (m.info.role === "user" ? m.parts.find((p) => p.type === "text")?.text : "A"))).toEqual(["first", "A", "q1", "A", "q2", "A", "q3", "A"]);
+    expect((await storage.getSession(id))?.queue).toBeUndefined();
+    await agent.close();
+  });
+
+  it("aborting the running turn leaves the queue running", async () => {
+    const held = gate();
+    const model = mockModel([
+      async () => {
+        await held.wait;
+        return { text: "never seen" };
+      },
+      (call) => ({ text: `answer to ${lastUser(call)}` }),
+    ]);
+    const agent = createAgent({ model, snapshots: false });
+    const id = await session(agent);
+    const first = agent.prompt(id, "long job");
+    await first.stored;
+    const next = agent.prompt(id, "after it", { whileBusy: "queue" });
+    await next.stored;
+    first.abort();
+    held.open();
+    expect((await first).info.finish).toBe("aborted");
+    expect((await next).parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to after it" });
+    expect(agent.isBusy(id)).toBe(false);
+    await agent.close();
+  });
+
+  it("aborting a queued run drops only that message", async () => {
+    const held = gate();
+    const model = mockModel([
+      async () => {
+        await held.wait;
+        return { text: "first done" };
+      },
+      (call) => ({ text: `answer to ${lastUser(call)}` }),
+      (call) => ({ text: `answer to ${lastUser(call)}` }),
+    ]);
+    const storage = new SqliteStorage(join(dir, "drop.db"));
+    const agent = createAgent({ model, storage, snapshots: false });
+    const id = await session(agent);
+    const first = agent.prompt(id, "first");
+    await first.stored;
+    const [q1, q2, q3] = ["q1", "q2", "q3"].map((text) => agent.prompt(id, text, { whileBusy: "queue" }));
+    await Promise.all([q1!.stored, q2!.stored, q3!.stored]);
+    q2!.abort("changed my mind");
+    await expect(q2!).rejects.toBeInstanceOf(PromptDroppedError);
+    held.open();
+    await Promise.all([first, q1, q3]);
+    expect(model.calls.map(lastUser)).toEqual(["first", "q1", "q3"]);
+    expect(model.calls.flatMap(userTexts)).not.toContain("q2");
+    expect((await storage.getSession(id))?.queue).toBeUndefined();
+    await agent.close();
+  });
+
+  it("rejects by default, and refuses what a busy prompt cannot carry", async () => {
+    const held = gate();
+    const model = mockModel([
+      async () => {
+        await held.wait;
+        return { text: "done" };
+      },
+    ]);
+    const agent = createAgent({ model, snapshots: false });
+    const id = await session(agent);
+    const run = agent.prompt(id, "work");
+    expect(() => agent.prompt(id, "again")).toThrow(SessionBusyError);
+    expect(() => agent.prompt(id, "again", { whileBusy: "later" as never })).toThrow(InvalidInputError);
+    expect(() => agent.prompt(id, "again", { whileBusy: "queue", messageID: "msg_1" })).toThrow(InvalidInputError);
+    expect(() => createAgent({ model, whileBusy: "sometimes" as never })).toThrow(InvalidInputError);
+    held.open();
+    await run;
+    await agent.close();
+  });
+
+  it("a queued message survives a SIGKILL: resume in a new process answers it once", async () => {
+    const db = join(dir, "killed.db");
+    const storage = new SqliteStorage(db);
+    const setup = createAgent({ model: mockModel([]), storage });
+    const id = await session(setup);
+    await setup.close();
+    const child = spawn(process.execPath, [fileURLToPath(new URL("./fixtures/queue-then-die.ts", import.meta.url)), db, id], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("QUEUED")) resolve();
+      });
+      child.on("exit", (code) => reject(new Error(`child exited ${code}: ${err}`)));
+    });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("exit", resolve));
+
+    const model = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
+    const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
+    // The dead process's lease runs out first.
+    let result;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        result = await agent.resume(id);
+        break;
+      } catch (error) {
+        if (!(error instanceof SessionBusyError) || attempt > 40) throw error;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to then, the queued one" });
+    const history = await agent.sessions.messages(id);
+    const users = history.filter((m) => m.info.role === "user").map((m) => m.parts.find((p) => p.type === "text")?.text);
+    expect(users).toEqual(["first, a long job", "then, the queued one"]);
+    expect(history.filter((m) => m.info.role === "assistant" && m.info.parentID === history.find((u) => u.parts.some((p) => p.type === "text" && p.text === "then, the queued one"))?.info.id)).toHaveLength(1);
+    expect((await storage.getSession(id))?.queue).toBeUndefined();
+    // Once: nothing is left to resume.
+    await expect(agent.resume(id)).rejects.toBeInstanceOf(NothingToResumeError);
+    await agent.close();
+  });
+});
