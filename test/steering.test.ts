@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAgent, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
+import { readUIMessageStream } from "ai";
+import { createAgent, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
 import { echoTool } from "./helpers.js";
@@ -51,6 +52,35 @@ async function session(agent: Agent): Promise<string> {
   return (await agent.sessions.create({})).id;
 }
 
+/** Runs the crash fixture until its prompt sent while busy is stored, then SIGKILLs it. */
+async function storeThenKill(db: string, sessionID: string, how: "queue" | "steer"): Promise<void> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./fixtures/queue-then-die.ts", import.meta.url)), db, sessionID, how], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("QUEUED")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`child exited ${code}: ${err}`)));
+  });
+  child.kill("SIGKILL");
+  await new Promise((resolve) => child.on("exit", resolve));
+}
+
+/** Resumes once the dead process's lease ran out. */
+async function resumeAfterLease(agent: Agent, sessionID: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await agent.resume(sessionID);
+    } catch (error) {
+      if (!(error instanceof SessionBusyError) || attempt > 40) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 describe("steering a running turn", () => {
   it("a message sent during step 2 of 5 is in request 3, after step 2's tool result, and the turn goes on", async () => {
     const storage = new SqliteStorage(join(dir, "steer.db"));
@@ -68,14 +98,21 @@ describe("steering a running turn", () => {
       () => echo(3),
       () => echo(4),
       () => ({ text: "done with the other file" }),
+      () => ({ text: "the next turn" }),
     ]);
     agent = createAgent({ model, storage, tools: [echoTool()], snapshots: false });
     id = await session(agent);
     const run = agent.prompt(id, "fix the bug in a.ts");
+    const streamed = (async () => {
+      let last: LatheUIMessage | undefined;
+      for await (const message of readUIMessageStream<LatheUIMessage>({ stream: toUIMessageStream(run) })) last = message;
+      return last!;
+    })();
     const [result, steerResult] = await Promise.all([run, run.stored.then(async () => { while (!steered) await new Promise((r) => setTimeout(r, 1)); return steered; })]);
     const answered = await steerResult;
 
     expect(model.calls).toHaveLength(5);
+    expect(model.remaining).toBe(1);
     expect(userTexts(model.calls[1]!)).toEqual(["fix the bug in a.ts"]);
     // Request 3 ends with step 2's tool result, then the steered message as the newest user message.
     const third = conversation(model.calls[2]!.prompt);
@@ -89,19 +126,28 @@ describe("steering a running turn", () => {
     const history = await agent.sessions.messages(id);
     expect(history.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(history[3]!.info).toMatchObject({ role: "assistant", parentID: history[2]!.info.id });
-    expect(history[1]!.info.time.completed).toBeDefined();
+    expect(history[1]!.info.role === "assistant" && history[1]!.info.time.completed).toBeTruthy();
     expect(history[1]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(2);
     expect(history[3]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(3);
     // The UI shows the steered message where it entered the turn.
     expect(toUIMessages(history).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    // Live, the run's one UI message shows it between step 2 and step 3.
+    const live = (await streamed).parts.filter((p) => p.type === "step-start" || p.type === "data-steer");
+    expect(live.map((p) => p.type)).toEqual(["step-start", "step-start", "data-steer", "step-start", "step-start", "step-start"]);
+    expect(live[2]).toMatchObject({ data: { messageID: history[2]!.info.id, text: "no, use the other file" } });
 
-    // What the turn sent equals a fresh conversion of what is stored: a new agent on the same storage
-    // sends the same conversation before its own prompt.
+    // The next turn of the same agent starts from the history it kept across turns.
+    await agent.prompt(id, "and now?");
+    expect(model.calls).toHaveLength(6);
+    // What it sent equals a fresh conversion of what is stored: a new agent on the same storage sends
+    // the same conversation before its own prompt.
     const fresh = mockModel([{ text: "fresh" }]);
     const other = createAgent({ model: fresh, storage, tools: [echoTool()], snapshots: false });
-    await other.prompt(id, "and now?");
-    const last = conversation(model.calls[4]!.prompt);
-    expect(conversation(fresh.calls[0]!.prompt).slice(0, last.length)).toEqual(last);
+    await other.prompt(id, "and then?");
+    for (const sent of [model.calls[4]!, model.calls[5]!]) {
+      const kept = conversation(sent.prompt);
+      expect(conversation(fresh.calls[0]!.prompt).slice(0, kept.length)).toEqual(kept);
+    }
     await other.close();
     await agent.close();
   });
@@ -320,33 +366,11 @@ describe("queueing prompts behind a running turn", () => {
     const setup = createAgent({ model: mockModel([]), storage });
     const id = await session(setup);
     await setup.close();
-    const child = spawn(process.execPath, [fileURLToPath(new URL("./fixtures/queue-then-die.ts", import.meta.url)), db, id], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stderr.on("data", (d) => (err += d));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("QUEUED")) resolve();
-      });
-      child.on("exit", (code) => reject(new Error(`child exited ${code}: ${err}`)));
-    });
-    child.kill("SIGKILL");
-    await new Promise((resolve) => child.on("exit", resolve));
+    await storeThenKill(db, id, "queue");
 
     const model = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
     const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
-    // The dead process's lease runs out first.
-    let result;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        result = await agent.resume(id);
-        break;
-      } catch (error) {
-        if (!(error instanceof SessionBusyError) || attempt > 40) throw error;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    const result = await resumeAfterLease(agent, id);
     expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to then, the queued one" });
     const history = await agent.sessions.messages(id);
     const users = history.filter((m) => m.info.role === "user").map((m) => m.parts.find((p) => p.type === "text")?.text);
@@ -354,6 +378,27 @@ describe("queueing prompts behind a running turn", () => {
     expect(history.filter((m) => m.info.role === "assistant" && m.info.parentID === history.find((u) => u.parts.some((p) => p.type === "text" && p.text === "then, the queued one"))?.info.id)).toHaveLength(1);
     expect((await storage.getSession(id))?.queue).toBeUndefined();
     // Once: nothing is left to resume.
+    await expect(agent.resume(id)).rejects.toBeInstanceOf(NothingToResumeError);
+    await agent.close();
+  });
+
+  it("a steered message survives a SIGKILL: resume goes on with the interrupted turn and answers it once", async () => {
+    const db = join(dir, "killed-steer.db");
+    const storage = new SqliteStorage(db);
+    const setup = createAgent({ model: mockModel([]), storage });
+    const id = await session(setup);
+    await setup.close();
+    await storeThenKill(db, id, "steer");
+
+    const model = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
+    const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
+    const result = await resumeAfterLease(agent, id);
+    // The step that was streaming is requested again, then the steered message is answered.
+    expect(model.calls.map(lastUser)).toEqual(["first, a long job", "also, the steered one"]);
+    expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to also, the steered one" });
+    const history = await agent.sessions.messages(id);
+    expect(history.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(history.every((m) => m.info.role === "user" || (m.info.role === "assistant" && m.info.time.completed !== undefined))).toBe(true);
     await expect(agent.resume(id)).rejects.toBeInstanceOf(NothingToResumeError);
     await agent.close();
   });
