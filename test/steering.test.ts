@@ -355,6 +355,10 @@ describe("queueing prompts behind a running turn", () => {
     expect(() => agent.prompt(id, "again", { whileBusy: "later" as never })).toThrow(InvalidInputError);
     expect(() => agent.prompt(id, "again", { whileBusy: "queue", messageID: "msg_1" })).toThrow(InvalidInputError);
     expect(() => createAgent({ model, whileBusy: "sometimes" as never })).toThrow(InvalidInputError);
+    // A steered message joins a turn that keeps its own settings: refused rather than ignored.
+    expect(() => agent.prompt(id, "again", { whileBusy: "steer", mode: "plan" })).toThrow(/keeps its own mode/);
+    expect(() => agent.prompt(id, [{ type: "subtask", agent: "general", description: "d", prompt: "p" }], { whileBusy: "steer" })).toThrow(InvalidInputError);
+    expect(agent.isBusy(id)).toBe(true);
     held.open();
     await run;
     await agent.close();

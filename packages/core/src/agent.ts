@@ -122,9 +122,7 @@ export class Agent {
       if (options.messageID !== undefined) {
         throw new InvalidInputError("messageID cannot be given to a prompt that is steered or queued: its message gets its id when it is stored in order.");
       }
-      if (whileBusy === "steer" && (options.output !== undefined || options.model !== undefined)) {
-        throw new InvalidInputError("A steered message joins the running turn: it cannot bring its own output schema or model (queue it instead).");
-      }
+      if (whileBusy === "steer") assertSteerable(input, options);
       const run = whileBusy === "steer" ? this.runs.steer(this.runtime, sessionID, input, options, (event) => this.emit(event)) : this.runs.enqueue(this.runtime, sessionID, input, options, (event) => this.emit(event));
       return run as Run<OUTPUT>;
     }
@@ -239,6 +237,20 @@ export class Agent {
 
   private assertOpen(): void {
     if (this.closed) throw new AgentClosedError();
+  }
+}
+
+/** Options a turn applies: a message steered into a running turn cannot bring them (that turn's stand). */
+const TURN_OPTIONS = ["agent", "system", "maxSteps", "limits", "mode", "model", "cache", "output", "outputRepairs"] as const;
+
+/** Refuses what a steered message cannot carry, rather than ignoring it. */
+function assertSteerable(input: PromptInput, options: PromptOptions): void {
+  const given = TURN_OPTIONS.filter((key) => options[key] !== undefined);
+  if (given.length > 0) {
+    throw new InvalidInputError(`A steered message joins the running turn, which keeps its own ${given.join(", ")}: queue the prompt (whileBusy: "queue") to give them.`);
+  }
+  if (typeof input !== "string" && input.some((part) => part.type === "subtask")) {
+    throw new InvalidInputError('A subtask starts a turn of its own: queue it (whileBusy: "queue") instead of steering it.');
   }
 }
 

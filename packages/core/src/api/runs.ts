@@ -1,10 +1,11 @@
 import { createId, type QueuedPrompt } from "@lathe/message";
-import { AgentClosedError, NothingToResumeError, PromptDroppedError } from "../errors.js";
+import { AgentClosedError, NothingToResumeError, PromptDroppedError, SessionNotFoundError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
 import { runTurn, type TurnRequest } from "../loop/prompt-loop.js";
 import { Run, type RunResult } from "../loop/run.js";
 import type { AgentRuntime } from "../loop/runtime.js";
 import type { SteerEntry } from "../loop/steering.js";
+import { DEFAULT_AGENT } from "../loop/turn-common.js";
 import { buildUserMessage, dequeue } from "../loop/user-message.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 
@@ -83,20 +84,21 @@ export class Runs {
   enqueue(rt: AgentRuntime, sessionID: string, input: PromptInput, options: PromptOptions, emit: (event: AgentEvent) => void): Run {
     const entry: QueuedPrompt = { id: createId("queued"), time: Date.now(), input: typeof input === "string" ? [{ type: "text", text: input }] : input, options: storable(options) };
     // The updater writes one session at a time, in call order: the stored queue keeps the calls' order.
-    const written = rt.updater.update(sessionID, (session) => {
-      session.queue = [...(session.queue ?? []), entry];
-    });
+    const written = rt.updater
+      .update(sessionID, (session) => {
+        session.queue = [...(session.queue ?? []), entry];
+      })
+      .then((session) => {
+        if (!session) throw new SessionNotFoundError(sessionID);
+        run.markStored();
+      });
     const run = this.job(
       rt,
       sessionID,
       options,
       emit,
       (signal, self, onBusy) => runTurn(rt, sessionID, { kind: "prompt", input, options, queuedID: entry.id, onStored: () => self.markStored() }, signal, onBusy),
-      () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined),
-    );
-    written.then(
-      () => run.markStored(),
-      () => {},
+      { ready: written, drop: () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined) },
     );
     return run;
   }
@@ -120,8 +122,7 @@ export class Runs {
       });
       lane.steers.push(steer!);
       try {
-        const agent = options.agent ?? "build";
-        const { user, hookError } = await buildUserMessage(rt, sessionID, agent, input, options, controller.signal, options.mode ? { mode: options.mode } : {});
+        const { user, hookError } = await buildUserMessage(rt, sessionID, DEFAULT_AGENT, input, options, controller.signal);
         if (hookError !== undefined) throw hookError;
         if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
         await rt.updater.touch(sessionID, { messages: [user.info], parts: user.parts });
@@ -195,8 +196,9 @@ export class Runs {
   }
 
   /**
-   * A run that takes the session's turn when the session has none, else waits in its queue. `drop`
-   * is how a waiting job that is aborted removes what it stored.
+   * A run that takes the session's turn when the session has none, else waits in its queue. `ready`
+   * is what must succeed before it runs (its prompt stored: a failure rejects the run and leaves the
+   * queue); `drop` is how a waiting job that is aborted removes what it stored.
    */
   private job(
     rt: AgentRuntime,
@@ -204,7 +206,7 @@ export class Runs {
     options: PromptOptions,
     emit: (event: AgentEvent) => void,
     work: (signal: AbortSignal, self: Run, onBusy: () => void) => Promise<RunResult>,
-    drop?: () => Promise<void>,
+    { ready, drop }: { ready?: Promise<void>; drop?: () => Promise<void> } = {},
   ): Run {
     const lane = this.lane(sessionID);
     const controller = linkedController(options.signal);
@@ -229,7 +231,18 @@ export class Runs {
           { once: true },
         );
       });
-      await turn;
+      try {
+        await Promise.all([turn, ready]);
+      } catch (error) {
+        // Never run: out of the queue, and if its turn had come, the next one's.
+        const at = lane.queue.findIndex((job) => job.run === self);
+        if (at >= 0) lane.queue.splice(at, 1);
+        if (lane.current?.run === self) {
+          lane.current = undefined;
+          this.pump(rt, sessionID, emit);
+        }
+        throw error;
+      }
       const job = lane.current!;
       try {
         return await work(controller.signal, self, () => (lane.busy = true));
