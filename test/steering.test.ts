@@ -69,6 +69,24 @@ async function storeThenKill(db: string, sessionID: string, how: "queue" | "stee
   await new Promise((resolve) => child.on("exit", resolve));
 }
 
+/**
+ * A session whose process was SIGKILLed right after a prompt sent while busy was stored, resumed by
+ * a new agent on the same SQLite file whose model echoes the last user message.
+ */
+async function killThenResume(how: "queue" | "steer") {
+  const db = join(dir, `killed-${how}.db`);
+  const storage = new SqliteStorage(db);
+  const setup = createAgent({ model: mockModel([]), storage });
+  const id = await session(setup);
+  await setup.close();
+  await storeThenKill(db, id, how);
+  const echoLast = (call: LanguageModelV4CallOptions): MockTurn => ({ text: `answer to ${lastUser(call)}` });
+  const model = mockModel([echoLast, echoLast]);
+  const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
+  const result = await resumeAfterLease(agent, id);
+  return { storage, id, model, agent, result };
+}
+
 /** Resumes once the dead process's lease ran out. */
 async function resumeAfterLease(agent: Agent, sessionID: string) {
   for (let attempt = 0; ; attempt++) {
@@ -365,16 +383,7 @@ describe("queueing prompts behind a running turn", () => {
   });
 
   it("a queued message survives a SIGKILL: resume in a new process answers it once", async () => {
-    const db = join(dir, "killed.db");
-    const storage = new SqliteStorage(db);
-    const setup = createAgent({ model: mockModel([]), storage });
-    const id = await session(setup);
-    await setup.close();
-    await storeThenKill(db, id, "queue");
-
-    const model = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
-    const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
-    const result = await resumeAfterLease(agent, id);
+    const { storage, id, agent, result } = await killThenResume("queue");
     expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to then, the queued one" });
     const history = await agent.sessions.messages(id);
     const users = history.filter((m) => m.info.role === "user").map((m) => m.parts.find((p) => p.type === "text")?.text);
@@ -387,16 +396,7 @@ describe("queueing prompts behind a running turn", () => {
   });
 
   it("a steered message survives a SIGKILL: resume goes on with the interrupted turn and answers it once", async () => {
-    const db = join(dir, "killed-steer.db");
-    const storage = new SqliteStorage(db);
-    const setup = createAgent({ model: mockModel([]), storage });
-    const id = await session(setup);
-    await setup.close();
-    await storeThenKill(db, id, "steer");
-
-    const model = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
-    const agent = createAgent({ model, storage, snapshots: false, leaseTtlMs: 500 });
-    const result = await resumeAfterLease(agent, id);
+    const { id, model, agent, result } = await killThenResume("steer");
     // The step that was streaming is requested again, then the steered message is answered.
     expect(model.calls.map(lastUser)).toEqual(["first, a long job", "also, the steered one"]);
     expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to also, the steered one" });
