@@ -2,14 +2,14 @@
 // queued ones get their own turns in order, each keeps its own run, both are stored at once and
 // survive a SIGKILL. The model is scripted; its functions hold a step open while the test sends.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { afterAll, describe, expect, it } from "vitest";
 import { readUIMessageStream } from "ai";
-import { createAgent, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
+import { createAgent, SUMMARY_PROMPT, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
 import { echoTool } from "./helpers.js";
@@ -167,6 +167,49 @@ describe("steering a running turn", () => {
       expect(conversation(fresh.calls[0]!.prompt).slice(0, kept.length)).toEqual(kept);
     }
     await other.close();
+    await agent.close();
+  });
+
+  it("compaction and revert after a steered turn: the next request equals a fresh conversion of what is stored", async () => {
+    const db = join(dir, "steer-compact.db");
+    const storage = new SqliteStorage(db);
+    let agent!: Agent;
+    let id = "";
+    const reply = (call: LanguageModelV4CallOptions): MockTurn => (lastUser(call) === SUMMARY_PROMPT ? { text: "## Goal\nsummary" } : { text: `ok: ${lastUser(call)}` });
+    const model = mockModel([
+      async () => {
+        await agent.prompt(id, "steer one", { whileBusy: "steer" }).stored;
+        return echo(1);
+      },
+      ...Array.from({ length: 8 }, () => reply),
+    ]);
+    // Reverts restore files from snapshots: a workspace of its own.
+    const cwd = mkdtempSync(join(dir, "work-"));
+    agent = createAgent({ model, storage, cwd, dataDir: join(cwd, ".data"), tools: [echoTool()] });
+    id = await session(agent);
+    await agent.prompt(id, "start");
+    await agent.prompt(id, "second");
+    const history = await agent.sessions.messages(id);
+    const steerID = history.find((m) => m.parts.some((p) => p.type === "text" && p.text === "steer one"))!.info.id;
+    /** The same agent's next request, and a new agent's on a copy of the storage, hold the same conversation. */
+    let copies = 0;
+    const sameAsFresh = async (text: string) => {
+      await agent.prompt(id, text);
+      const kept = conversation(model.calls.at(-1)!.prompt);
+      // A copy of the SQLite file as it stands (its write-ahead log included): the probe writes there only.
+      const copy = join(dir, `steer-compact-copy-${copies++}.db`);
+      for (const suffix of ["", "-wal", "-shm"]) if (existsSync(db + suffix)) copyFileSync(db + suffix, copy + suffix);
+      const fresh = mockModel([{ text: "fresh" }]);
+      const other = createAgent({ model: fresh, storage: new SqliteStorage(copy), cwd, dataDir: join(cwd, ".data-copy"), tools: [echoTool()] });
+      await other.prompt(id, "probe");
+      expect(conversation(fresh.calls[0]!.prompt).slice(0, kept.length)).toEqual(kept);
+      await other.close();
+    };
+    await agent.sessions.compact(id);
+    await sameAsFresh("after compaction");
+    await agent.sessions.revert(id, { messageID: steerID });
+    await sameAsFresh("after revert");
+    expect(model.calls.flatMap(userTexts)).toContain("steer one");
     await agent.close();
   });
 
