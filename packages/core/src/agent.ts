@@ -170,7 +170,10 @@ export class Agent {
     return this.runs.start(this.runtime, sessionID, request, options, (event) => this.emit(event));
   }
 
-  /** Aborts the session's running prompt, if any. Returns whether one was running. */
+  /**
+   * Aborts the session's running turn, if any. Prompts queued behind it stay queued and run next;
+   * to drop one of those, abort its own run. Returns whether a turn was running.
+   */
   abort(sessionID: string, reason?: string): boolean {
     return this.runs.abort(sessionID, reason ?? "aborted");
   }
@@ -180,7 +183,7 @@ export class Agent {
     return this.runtime.cwd;
   }
 
-  /** Whether the session runs a prompt in this agent. */
+  /** Whether the session runs a prompt in this agent, or has prompts waiting for a turn here. */
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
   }

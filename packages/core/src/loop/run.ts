@@ -23,7 +23,13 @@ export interface RunResult<OUTPUT = unknown> {
  * A run resolves even when the model or a tool fails, the model sends hostile input, storage fails
  * mid-turn or the run is aborted — the message then says so in `finish` and `error` (a turn storage
  * could not keep is finished by the next prompt's crash repair). It rejects only when it could not
- * start (busy session, unknown session, storage failing before the turn begins).
+ * start (busy session, unknown session, storage failing before the turn begins), or — for a prompt
+ * sent while the session was busy (`whileBusy`) — when it was dropped before a turn answered it
+ * (`PromptDroppedError`) or the agent closed first (`AgentClosedError`; the message stays stored).
+ *
+ * A prompt steered into a running turn resolves with that turn's last assistant message, like the
+ * run of the prompt that started the turn; its iterator receives the session's events from the moment
+ * it was sent.
  */
 export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, PromiseLike<RunResult<OUTPUT>> {
   /** The session this run answers in. */
