@@ -12,7 +12,9 @@ import { readUIMessageStream } from "ai";
 import { createAgent, SUMMARY_PROMPT, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
-import { echoTool } from "./helpers.js";
+import { z } from "zod";
+import { defineTool } from "@lathe/tools";
+import { collect, echoTool } from "./helpers.js";
 import { deployTool } from "./fixtures/guarded-tool.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lathe-steer-"));
@@ -210,6 +212,58 @@ describe("steering a running turn", () => {
     await agent.sessions.revert(id, { messageID: steerID });
     await sameAsFresh("after revert");
     expect(model.calls.flatMap(userTexts)).toContain("steer one");
+    await agent.close();
+  });
+
+  it("a turn compacted after a message was steered in finishes, and its history stays in id order", async () => {
+    const fetched: number[] = [];
+    const chunk = defineTool({
+      name: "fetch_chunk",
+      description: "Fetches a chunk of the data set.",
+      parameters: z.object({ n: z.number() }),
+      readOnly: true,
+      async execute({ n }) {
+        fetched.push(n);
+        return { title: `chunk ${n}`, output: `chunk ${n}: ${"lorem ipsum dolor ".repeat(220)}` };
+      },
+    });
+    // The fixed cost of a request with this tool, so that the window holds about five chunks.
+    const probe = mockModel([{ text: "ok" }]);
+    const measure = createAgent({ model: probe, tools: [chunk], snapshots: false });
+    const base = (await measure.prompt((await measure.sessions.create()).id, "Collect all 10 chunks of the data set, one at a time.")).info.tokens.input;
+    await measure.close();
+    let agent!: Agent;
+    let id = "";
+    let steered: Run | undefined;
+    const model = mockModel(
+      Array.from({ length: 30 }, () => async (call: LanguageModelV4CallOptions): Promise<MockTurn> => {
+        if (lastUser(call) === SUMMARY_PROMPT) return { text: `## Goal\nCollect all 10 chunks; chunks 1-${fetched.length} done; the user asked for a count at the end.` };
+        if (fetched.length === 2 && !steered) {
+          steered = agent.prompt(id, "and count the words at the end", { whileBusy: "steer" });
+          await steered.stored;
+        }
+        if (fetched.length < 10) return { text: `Fetching chunk ${fetched.length + 1}.`, toolCalls: [{ name: "fetch_chunk", input: { n: fetched.length + 1 } }] };
+        return { text: "All 10 chunks collected: 6,600 words." };
+      }),
+    );
+    agent = createAgent({ model, tools: [chunk], snapshots: false, models: { "mock-model": { contextWindow: base + 6_000, maxOutputTokens: 1_000 } } });
+    id = await session(agent);
+    const { events, result } = await collect(agent.prompt(id, "Collect all 10 chunks of the data set, one at a time."));
+    expect(result.info.error).toBeUndefined();
+    expect(fetched).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(events.some((e) => e.type === "session.compacted")).toBe(true);
+    expect((await steered!).info.id).toBe(result.info.id);
+    expect(model.calls.some((call) => userTexts(call).includes("and count the words at the end"))).toBe(true);
+    const history = await agent.sessions.messages(id);
+    const ids = history.map((m) => m.info.id);
+    expect(ids).toEqual([...ids].sort());
+    // Every assistant message answers a user message before it.
+    for (const [index, message] of history.entries()) {
+      if (message.info.role !== "assistant") continue;
+      const parent = history.findIndex((m) => m.info.id === (message.info.role === "assistant" ? message.info.parentID : ""));
+      expect(parent).toBeGreaterThanOrEqual(0);
+      expect(parent).toBeLessThan(index);
+    }
     await agent.close();
   });
 
