@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { afterAll, describe, expect, it } from "vitest";
 import { readUIMessageStream } from "ai";
-import { createAgent, SUMMARY_PROMPT, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
+import { AgentClosedError, createAgent, SUMMARY_PROMPT, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
 import { z } from "zod";
@@ -453,6 +453,29 @@ describe("queueing prompts behind a running turn", () => {
     expect(model.calls.flatMap(userTexts)).not.toContain("q2");
     expect((await storage.getSession(id))?.queue).toBeUndefined();
     await agent.close();
+  });
+
+  it("closing the agent keeps queued prompts stored; the next agent's resume answers them in order", async () => {
+    const storage = new SqliteStorage(join(dir, "close.db"));
+    const model = mockModel([() => new Promise<MockTurn>(() => {})]);
+    const agent = createAgent({ model, storage, snapshots: false });
+    const id = await session(agent);
+    const first = agent.prompt(id, "long job");
+    await first.stored;
+    const queued = ["q1", "q2"].map((text) => agent.prompt(id, text, { whileBusy: "queue" }));
+    await Promise.all(queued.map((run) => run.stored));
+    await agent.close();
+    expect((await first).info.finish).toBe("aborted");
+    for (const run of queued) await expect(run).rejects.toBeInstanceOf(AgentClosedError);
+    expect((await storage.getSession(id))?.queue).toHaveLength(2);
+
+    const next = mockModel([(call) => ({ text: `answer to ${lastUser(call)}` }), (call) => ({ text: `answer to ${lastUser(call)}` })]);
+    const again = createAgent({ model: next, storage, snapshots: false });
+    const result = await again.resume(id);
+    expect(next.calls.map(lastUser)).toEqual(["q1", "q2"]);
+    expect(result.parts.find((p) => p.type === "text")).toMatchObject({ text: "answer to q2" });
+    expect((await storage.getSession(id))?.queue).toBeUndefined();
+    await again.close();
   });
 
   it("rejects by default, and refuses what a busy prompt cannot carry", async () => {
