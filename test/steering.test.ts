@@ -12,9 +12,7 @@ import { readUIMessageStream } from "ai";
 import { AgentClosedError, createAgent, SUMMARY_PROMPT, toUIMessageStream, type LatheUIMessage, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionBusyError, toUIMessages, type Agent, type Run } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
-import { z } from "zod";
-import { defineTool } from "@lathe/tools";
-import { collect, echoTool } from "./helpers.js";
+import { chunkTool, collect, echoTool } from "./helpers.js";
 import { deployTool } from "./fixtures/guarded-tool.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "lathe-steer-"));
@@ -217,16 +215,7 @@ describe("steering a running turn", () => {
 
   it("a turn compacted after a message was steered in finishes, and its history stays in id order", async () => {
     const fetched: number[] = [];
-    const chunk = defineTool({
-      name: "fetch_chunk",
-      description: "Fetches a chunk of the data set.",
-      parameters: z.object({ n: z.number() }),
-      readOnly: true,
-      async execute({ n }) {
-        fetched.push(n);
-        return { title: `chunk ${n}`, output: `chunk ${n}: ${"lorem ipsum dolor ".repeat(220)}` };
-      },
-    });
+    const chunk = chunkTool(fetched);
     // The fixed cost of a request with this tool, so that the window holds about five chunks.
     const probe = mockModel([{ text: "ok" }]);
     const measure = createAgent({ model: probe, tools: [chunk], snapshots: false });
