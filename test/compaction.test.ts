@@ -1,6 +1,5 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { APICallError } from "ai";
-import { z } from "zod";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,8 +7,7 @@ import { describe, expect, it } from "vitest";
 import { BudgetExceededError, createAgent, InvalidInputError, REPLAY_NOTE, SUMMARY_PROMPT, type AgentEvent } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { COMPACTED_TOOL_RESULT, totalTokens } from "@lathe/message";
-import { defineTool } from "@lathe/tools";
-import { collect, contextOverflowError, echoTool } from "./helpers.js";
+import { chunkTool, collect, contextOverflowError, echoTool } from "./helpers.js";
 
 /** The text of the last user message of a model call. */
 function lastUserText(call: LanguageModelV4CallOptions): string {
@@ -20,19 +18,6 @@ function lastUserText(call: LanguageModelV4CallOptions): string {
 
 const isSummaryRequest = (call: LanguageModelV4CallOptions) => lastUserText(call) === SUMMARY_PROMPT;
 
-/** A read-only tool returning a big chunk of text (about 1,000 tokens). */
-function chunkTool(fetched: number[]) {
-  return defineTool({
-    name: "fetch_chunk",
-    description: "Fetches a chunk of the data set.",
-    parameters: z.object({ n: z.number() }),
-    readOnly: true,
-    async execute({ n }) {
-      fetched.push(n);
-      return { title: `chunk ${n}`, output: `chunk ${n}: ${"lorem ipsum dolor ".repeat(220)}`, metadata: {} };
-    },
-  });
-}
 
 /** The tokens of the first request of a session with these tools: the fixed cost of every request. */
 async function baseTokens(tools: ReturnType<typeof chunkTool>[]): Promise<number> {

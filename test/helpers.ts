@@ -55,3 +55,17 @@ export function contextOverflowError(url = "https://api.openai.com/v1/chat/compl
     isRetryable: false,
   });
 }
+
+/** A read-only tool returning a big chunk of text (about 1,000 tokens); `fetched` records the chunks asked for. */
+export function chunkTool(fetched: number[]): Tool {
+  return defineTool({
+    name: "fetch_chunk",
+    description: "Fetches a chunk of the data set.",
+    parameters: z.object({ n: z.number() }),
+    readOnly: true,
+    async execute({ n }) {
+      fetched.push(n);
+      return { title: `chunk ${n}`, output: `chunk ${n}: ${"lorem ipsum dolor ".repeat(220)}`, metadata: {} };
+    },
+  });
+}

@@ -8,7 +8,7 @@ import type { AgentRuntime } from "./loop/runtime.js";
 import type { Snapshots } from "./snapshot/index.js";
 import { buildRuntime } from "./api/agent-runtime.js";
 import { Listeners } from "./api/listeners.js";
-import { parseCache, parseLimits, validateOptions } from "./api/option-checks.js";
+import { parseCache, parseLimits, parseWhileBusy, validateOptions } from "./api/option-checks.js";
 import { createPermissionsApi, type PermissionsApi } from "./api/permissions-api.js";
 import { Runs } from "./api/runs.js";
 import { createSessionsApi, type CreateSessionInput, type SessionsApi } from "./api/sessions-api.js";
@@ -95,16 +95,31 @@ export class Agent {
 
   /**
    * Answers a prompt in a session. Returns at once with a {@link Run}: iterate it for events, await
-   * it for the final assistant message.
+   * it for the final assistant message, await `run.stored` to know its message is stored.
    *
-   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
+   * When the session already runs a turn here, `options.whileBusy` (else the agent's, else
+   * `"reject"`) decides: throw, steer the message into the running turn, or queue it for a turn of
+   * its own; see {@link WhileBusy}.
+   *
+   * @example
+   * ```ts
+   * const first = agent.prompt(id, "Refactor the auth module");
+   * const fix = agent.prompt(id, "No, keep the old token format", { whileBusy: "steer" });
+   * await fix.stored; // stored: safe from a crash, answered by the running turn's next request
+   * const then = agent.prompt(id, "Now update the docs", { whileBusy: "queue" }); // its own turn, next
+   * ```
+   *
+   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here and
+   * `whileBusy` is `"reject"`.
    */
   prompt<OUTPUT = undefined>(sessionID: string, input: PromptInput, options: PromptOptions<OUTPUT> = {}): Run<OUTPUT> {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
     if (options.cache !== undefined) parseCache(options.cache, "The prompt's cache");
-    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
+    const whileBusy = parseWhileBusy(options.whileBusy ?? this.runtime.options.whileBusy ?? "reject", "whileBusy of the prompt");
+    const busy = this.runs.has(sessionID);
+    if (busy && whileBusy === "reject") throw new SessionBusyError(sessionID);
     if (typeof input === "string" ? input.trim() === "" : input.length === 0) {
       throw new InvalidInputError("The prompt is empty.");
     }
@@ -118,6 +133,14 @@ export class Agent {
     }
     if (options.outputRepairs !== undefined && (!Number.isInteger(options.outputRepairs) || options.outputRepairs < 0)) {
       throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
+    }
+    if (busy) {
+      if (options.messageID !== undefined) {
+        throw new InvalidInputError("messageID cannot be given to a prompt that is steered or queued: its message gets its id when it is stored in order.");
+      }
+      if (whileBusy === "steer") assertSteerable(input, options);
+      const run = whileBusy === "steer" ? this.runs.steer(this.runtime, sessionID, input, options, (event) => this.emit(event)) : this.runs.enqueue(this.runtime, sessionID, input, options, (event) => this.emit(event));
+      return run as Run<OUTPUT>;
     }
     // The result's `output` is the schema's type: the loop stores only values the schema validated.
     return this.start(sessionID, { kind: "prompt", input, options: options as PromptOptions }, options) as Run<OUTPUT>;
@@ -169,7 +192,10 @@ export class Agent {
     return run;
   }
 
-  /** Aborts the session's running prompt, if any. Returns whether one was running. */
+  /**
+   * Aborts the session's running turn, if any. Prompts queued behind it stay queued and run next;
+   * to drop one of those, abort its own run. Returns whether a turn was running.
+   */
   abort(sessionID: string, reason?: string): boolean {
     return this.runs.abort(sessionID, reason ?? "aborted");
   }
@@ -179,7 +205,7 @@ export class Agent {
     return this.runtime.cwd;
   }
 
-  /** Whether the session runs a prompt in this agent. */
+  /** Whether the session runs a prompt in this agent, or has prompts waiting for a turn here. */
   isBusy(sessionID: string): boolean {
     return this.runs.has(sessionID);
   }
@@ -239,6 +265,20 @@ export class Agent {
 
   private assertOpen(): void {
     if (this.closed) throw new AgentClosedError();
+  }
+}
+
+/** Options a turn applies: a message steered into a running turn cannot bring them (that turn's stand). */
+const TURN_OPTIONS = ["agent", "system", "maxSteps", "limits", "mode", "model", "cache", "output", "outputRepairs"] as const;
+
+/** Refuses what a steered message cannot carry, rather than ignoring it. */
+function assertSteerable(input: PromptInput, options: PromptOptions): void {
+  const given = TURN_OPTIONS.filter((key) => options[key] !== undefined);
+  if (given.length > 0) {
+    throw new InvalidInputError(`A steered message joins the running turn, which keeps its own ${given.join(", ")}: queue the prompt (whileBusy: "queue") to give them.`);
+  }
+  if (typeof input !== "string" && input.some((part) => part.type === "subtask")) {
+    throw new InvalidInputError('A subtask starts a turn of its own: queue it (whileBusy: "queue") instead of steering it.');
   }
 }
 

@@ -103,3 +103,17 @@ export interface OutputValidationError extends MessageError {
 export function isOutputValidationError(error: MessageError | undefined): error is OutputValidationError {
   return error?.name === "OutputValidationError";
 }
+
+/**
+ * A steered or queued prompt was aborted before a turn answered it: its message was taken out of
+ * the session (or its queue) and nothing will answer it.
+ */
+export class PromptDroppedError extends Error {
+  override readonly name = "PromptDroppedError";
+  constructor(
+    readonly sessionID: string,
+    reason?: unknown,
+  ) {
+    super(`The prompt waiting in session ${sessionID} was dropped before it was answered${reason !== undefined ? ` (${String(reason)})` : ""}.`);
+  }
+}

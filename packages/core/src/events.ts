@@ -42,6 +42,11 @@ export type AgentEvent =
    * true when an overflow started it, false for `agent.sessions.compact()`.
    */
   | { type: "session.compacted"; sessionID: string; messageID: string; auto: boolean }
+  /**
+   * A message steered into the running turn (`whileBusy: "steer"`) entered it: the turn's next request
+   * carries it, and `answerID` is the assistant message that goes on answering it.
+   */
+  | { type: "message.steered"; sessionID: string; messageID: string; answerID: string }
   /** A budget was reached and the turn of `messageID` ended (finish `budget`). */
   | { type: "budget.exceeded"; sessionID: string; messageID: string; budget: BudgetHit }
   | { type: "permission.asked"; sessionID: string; request: StoredPermissionRequest }

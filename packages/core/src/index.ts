@@ -18,10 +18,11 @@ export type {
   CompactionOptions,
   PromptPartInput,
   PromptOptions,
+  WhileBusy,
   TelemetryOptions,
 } from "./options.js";
 export type { AgentEvent, AgentEventType, AgentEventOf, AgentEventMap, SessionStatus, PermissionReplyKind } from "./events.js";
-export { SessionBusyError, SessionNotFoundError, InvalidInputError, FileUrlRefusedError, ApprovalScopeError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
+export { SessionBusyError, PromptDroppedError, SessionNotFoundError, InvalidInputError, FileUrlRefusedError, ApprovalScopeError, AgentClosedError, NothingToResumeError, BudgetExceededError, isOutputValidationError, type OutputValidationError } from "./errors.js";
 export { DEFAULT_OUTPUT_REPAIRS, type OutputSchema } from "./loop/structured-output.js";
 export type { PermissionRules } from "./agents/agent-permissions.js";
 export { WorkspaceTrustSchema, type WorkspaceTrust } from "./agents/workspace-trust.js";

@@ -60,6 +60,8 @@ export interface TelemetryOptions {
 export interface AgentOptions {
   /** The model: any AI SDK language model (specification v2, v3 or v4). */
   model: LanguageModel;
+  /** What a prompt sent to a busy session does unless it says otherwise; default `"reject"`. See {@link WhileBusy}. */
+  whileBusy?: WhileBusy;
   /** The workspace directory; default `process.cwd()`. */
   cwd?: string;
   /**
@@ -284,4 +286,24 @@ export interface PromptOptions<OUTPUT = unknown> {
    * id the session already has is refused with `InvalidInputError`.
    */
   messageID?: string;
+  /**
+   * What this prompt does when the session already runs a turn in this agent; the agent's
+   * `whileBusy` when unset (which is `"reject"` unless the host set it). See {@link WhileBusy}.
+   */
+  whileBusy?: WhileBusy;
 }
+
+/**
+ * What a prompt sent to a busy session does:
+ * - `"reject"`: `agent.prompt` throws `SessionBusyError` (the default);
+ * - `"steer"`: the message joins the running turn — stored at once, carried by the turn's next model
+ *   request as the newest user message (after the current step's tool results), and the turn goes on
+ *   in a new assistant message answering it; its run resolves with that turn;
+ * - `"queue"`: the message is stored on the session's queue and gets its own turn right after the
+ *   running one (and after messages queued before it); its run resolves with that turn.
+ *
+ * Either way `run.stored` resolves once the message is stored, and it survives a crash: after a
+ * restart `agent.resume` answers it once. A steered or queued run that is aborted before its message
+ * is answered drops that message only (the run rejects with `PromptDroppedError`).
+ */
+export type WhileBusy = "reject" | "steer" | "queue";

@@ -7,6 +7,7 @@ export const ID_PREFIXES = {
   part: "prt",
   permission: "per",
   tool: "call",
+  queued: "que",
 } as const;
 
 /** A kind of id: the key of {@link ID_PREFIXES}. */

@@ -10,7 +10,7 @@ export { createId, idTimestamp, IdGenerator, ID_PREFIXES, type IdKind } from "./
 export { TokenUsage, emptyTokens, addTokens, subtractTokens, totalTokens } from "./usage.js";
 export { usageOfParts, type PartsUsage } from "./message-usage.js";
 export { MessageError } from "./error.js";
-export { Session, StoredRule, StoredPermissionRequest, Todo, RevertState, Limits } from "./session.js";
+export { Session, QueuedPrompt, StoredRule, StoredPermissionRequest, Todo, RevertState, Limits } from "./session.js";
 export { ModelRef, UserMessage, AssistantMessage, Message, FinishReason, PermissionModeName } from "./message.js";
 export {
   TextPart,

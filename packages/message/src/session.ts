@@ -63,6 +63,35 @@ export const Limits = z.object({
 export type Limits = z.infer<typeof Limits>;
 
 /** A conversation with the agent in one workspace. */
+/**
+ * A prompt sent with `whileBusy: "queue"` while the session was running another: stored on the
+ * session until its own turn starts, when it becomes a user message (with an id made then, so it sorts
+ * after the turns before it) and leaves the queue in the same write.
+ */
+export const QueuedPrompt = z.object({
+  /** The entry's own id (the user message gets its id when its turn starts). */
+  id: z.string(),
+  time: z.number(),
+  /** What the user sent: text, files, subtasks. */
+  input: z.array(
+    z.union([
+      z.object({ type: z.literal("text"), text: z.string(), synthetic: z.boolean().optional() }),
+      z.object({ type: z.literal("file"), url: z.string(), mime: z.string(), filename: z.string().optional() }),
+      z.object({ type: z.literal("subtask"), agent: z.string(), description: z.string(), prompt: z.string() }),
+    ]),
+  ),
+  /** The prompt's options that can be stored; a model, schema or signal lives only in the process that sent it. */
+  options: z.object({
+    agent: z.string().optional(),
+    system: z.string().optional(),
+    maxSteps: z.number().int().positive().optional(),
+    limits: Limits.optional(),
+    mode: PermissionModeName.optional(),
+  }),
+});
+/** A prompt waiting for its own turn; see {@link Session.queue}. */
+export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
+
 export const Session = z.object({
   id: z.string(),
   /** The session that started this one as a subagent task, or that it was forked from. */
@@ -111,6 +140,11 @@ export const Session = z.object({
   todos: z.array(Todo).optional(),
   /** The session's permission mode (`agent.sessions.setMode`); absent means the agent's. */
   mode: PermissionModeName.optional(),
+  /**
+   * Prompts waiting for their own turn, oldest first (`whileBusy: "queue"`): each leaves the queue
+   * as its turn stores it; after a crash `agent.resume` answers them in order.
+   */
+  queue: z.array(QueuedPrompt).optional(),
   /** Free-form data a host attaches to the session. */
   metadata: z.record(z.string(), z.unknown()).optional(),
 });

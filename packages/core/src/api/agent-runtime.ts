@@ -1,3 +1,4 @@
+import { SteerInbox } from "../loop/steering.js";
 import { createId } from "@lathe/message";
 import { MemoryStorage } from "@lathe/storage";
 import { ObservedStorage } from "../session/observed-storage.js";
@@ -117,6 +118,7 @@ export function buildRuntime(options: AgentOptions, host: RuntimeHost): BuiltRun
       return facts;
     },
     budgets: new Map(),
+    steering: new SteerInbox(),
     parentOf: (sessionID) => host.parentOf(sessionID),
     titles: undefined as unknown as SessionTitles,
     skills: new AgentSkills(skillCatalog, agents, (agent) => permissions.ruleset(agent)),

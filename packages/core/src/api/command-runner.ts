@@ -1,7 +1,8 @@
 import type { LanguageModel } from "ai";
 import { bashTool, type Tool, type ToolContext } from "@lathe/tools";
 import { InvalidInputError, SessionNotFoundError } from "../errors.js";
-import { referenceToolContext, type TurnRequest } from "../loop/prompt-loop.js";
+import type { TurnRequest } from "../loop/prompt-loop.js";
+import { referenceToolContext } from "../loop/user-message.js";
 import { activeMode, enterMode } from "../loop/turn-mode.js";
 import { modelRef } from "../context/model-info.js";
 import type { PromptInput, PromptOptions } from "../options.js";

@@ -4,7 +4,7 @@ import { Limits } from "@lathe/message";
 import { InvalidInputError } from "../errors.js";
 import { ModelFacts, ModelPrice } from "../context/model-facts.js";
 import { CacheSetting } from "../context/cache-options.js";
-import type { AgentOptions } from "../options.js";
+import type { AgentOptions, WhileBusy } from "../options.js";
 import { parseMode } from "../agents/permission-mode.js";
 import { WorkspaceTrustSchema } from "../agents/workspace-trust.js";
 
@@ -13,6 +13,7 @@ import { WorkspaceTrustSchema } from "../agents/workspace-trust.js";
 
 /** Checks the option groups that have schemas, so a typo fails at creation rather than mid-session. */
 export function validateOptions(options: AgentOptions): void {
+  if (options.whileBusy !== undefined) parseWhileBusy(options.whileBusy, "whileBusy");
   if (options.limits !== undefined) parseLimits(options.limits, "limits");
   if (options.mode !== undefined) parseMode(options.mode, "mode");
   if (options.trust !== undefined && !WorkspaceTrustSchema.safeParse(options.trust).success) {
@@ -54,6 +55,12 @@ function checkSwitches(group: unknown, name: string, keys: Record<string, "numbe
 }
 
 /** Checks a cache setting (`true`, `false`, `"1h"` or its options) where `what` names it. */
+/** Checks a `whileBusy` setting; returns it. */
+export function parseWhileBusy(value: unknown, what: string): WhileBusy {
+  if (value === "reject" || value === "steer" || value === "queue") return value;
+  throw new InvalidInputError(`${what} must be "reject", "steer" or "queue", got ${JSON.stringify(value)}.`);
+}
+
 export function parseCache(cache: unknown, what: string): void {
   const parsed = CacheSetting.safeParse(cache);
   if (!parsed.success) throw new InvalidInputError(`${what} is invalid: expected true, false, "1h" or { enabled, ttl: "5m" | "1h", scheme: "breakpoints" | "key" | "prefix" }, got ${JSON.stringify(cache)}.`);

@@ -21,6 +21,7 @@ import type { StepStream } from "./stream-processor.js";
 import { type TurnState, current, overflowError, stopForBudget, finishTurn, fail, cancelCalls } from "./turn-common.js";
 import { type TurnPlan, planTurn, runCalls, relieve } from "./turn-plan.js";
 import { StepTrees, type StepTree } from "./step-trees.js";
+import { takeSteered } from "./steer-turn.js";
 import { checkOutput, LAST_STEP_OUTPUT_NOTE, structuredOutput } from "./structured-output.js";
 
 // The step loop of a turn (`drive`) as a sequence of named phases: plan, pending calls, then per
@@ -33,8 +34,11 @@ function rejectedError(): AssistantMessage["error"] & object {
   return { name: "RejectedError", message: "The user rejected a tool call; the turn stopped." };
 }
 
-/** After a step: go on to the next, send the same step again (after a compaction), or end the turn. */
-type StepOutcome = "next" | "again" | "stop";
+/**
+ * After a step: go on to the next, send the same step again (after a compaction), end the turn, or
+ * end it because the model answered (unless messages were steered in meanwhile: they need an answer).
+ */
+type StepOutcome = "next" | "again" | "stop" | "answered";
 
 /**
  * The step loop shared by new and resumed turns; `pending` are calls to run before the first step.
@@ -62,9 +66,11 @@ export async function drive(
     }
     let stop = pending.length > 0 && (await runPendingCalls(plan, turn, pending));
     for (let step = 1; !stop; step++) {
+      // Messages steered in since the last step go into this step's request, after its tool results.
+      if (!signal.aborted && !plan.budget.reached()) await takeSteered(plan, turn);
       const outcome = await runStep(plan, turn, trees, step);
       if (outcome === "again") step--;
-      stop = outcome === "stop";
+      stop = outcome === "stop" || (outcome === "answered" && !rt.steering.has(session.id));
     }
   } catch (error) {
     if (!signal.aborted) fail(rt, turn.recorder, toMessageError(error));
@@ -247,7 +253,7 @@ async function afterStep(
     fail(rt, recorder, stopError);
     return "stop";
   }
-  if (lastStep) return streamed.calls.length === 0 ? finalAnswer(plan, turn, streamed, stepStart, false) : "stop";
+  if (lastStep) return streamed.calls.length === 0 ? stopAt(await finalAnswer(plan, turn, streamed, stepStart, false)) : "stop";
   const spent = budget.reached();
   if (spent && streamed.calls.length > 0) {
     // Nothing more runs once a budget is spent; each call still gets a result for the model.
@@ -266,15 +272,23 @@ async function afterStep(
   return "next";
 }
 
+/** The last step a limit allows ends the turn even when messages were steered in (they get a turn of their own). */
+function stopAt(outcome: StepOutcome): StepOutcome {
+  return outcome === "answered" ? "stop" : outcome;
+}
+
 /** The step that answered: with an output schema, its text must validate (or be repaired in another step). */
 async function finalAnswer(plan: TurnPlan, turn: TurnState, streamed: StepStream, stepStart: number, canRepair: boolean): Promise<StepOutcome> {
-  if (!plan.output) return "stop";
+  if (!plan.output) return "answered";
   if (!canRepair) plan.output.repairsLeft = 0;
   const texts = turn.recorder.parts.slice(stepStart).filter((p): p is TextPart => p.type === "text" && !p.synthetic);
   const check = await checkOutput(plan.output, turn.recorder, texts, streamed.finishReason);
   if (check.kind === "repair") return plan.budget.reached() ? "stop" : "next";
-  if (check.kind === "failed") fail(plan.rt, turn.recorder, check.error);
-  return "stop";
+  if (check.kind === "failed") {
+    fail(plan.rt, turn.recorder, check.error);
+    return "stop";
+  }
+  return "answered";
 }
 
 /** Runs the `text.complete` hooks over the text parts a step finished. */

@@ -1,17 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createId, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session, type UserMessage } from "@lathe/message";
-import { permissionPath, resolveToolPath, type ToolContext } from "@lathe/tools";
-import { evaluate } from "@lathe/permission";
+import { createId, modelView, selectTail, tailBudget, type MessageWithParts, type Part, type Session } from "@lathe/message";
 import { BudgetTracker } from "../context/budget.js";
 import { summarise } from "./compaction.js";
-import { runHooks } from "../agents/hooks.js";
-import { requestFields } from "../agents/agent-permissions.js";
-import { expandReferences } from "../agents/references.js";
 import { afterRevert, droppedByRevert } from "../session/file-history.js";
-import { stateAccessor } from "./tool-state.js";
-import { BudgetExceededError, FileUrlRefusedError, InvalidInputError, SessionBusyError, SessionNotFoundError } from "../errors.js";
+import { BudgetExceededError, InvalidInputError, PromptDroppedError, SessionBusyError, SessionNotFoundError } from "../errors.js";
+import { buildUserMessage, dequeue } from "./user-message.js";
 import { toMessageError } from "./message-error.js";
 import type { PromptInput, PromptOptions } from "../options.js";
 import { usableContext } from "../context/overflow.js";
@@ -20,7 +12,7 @@ import type { RunResult } from "./run.js";
 import type { AgentRuntime } from "./runtime.js";
 import { SessionWriter } from "../session/session-writer.js";
 import { isDefaultTitle } from "../session/session-title.js";
-import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, newAnswer, sessionDataDir } from "./turn-common.js";
+import { DEFAULT_AGENT, sessionBudget, current, finishTurn, fail, newAnswer } from "./turn-common.js";
 import { turnEnvironment } from "./turn-environment.js";
 import { drive } from "./drive.js";
 import { resumeTurn } from "./resume-turn.js";
@@ -28,9 +20,17 @@ import { activeMode, enterMode } from "./turn-mode.js";
 import { subtaskCalls } from "./command-subtask.js";
 import { modelRef } from "../context/model-info.js";
 
+/** How a prompt's turn reports its user message stored, and — for a queued prompt — its queue entry. */
+export interface StoreNotes {
+  /** The queue entry the prompt was stored as (`whileBusy: "queue"`): removed as the message is stored; a turn whose entry is gone stores nothing. */
+  queuedID?: string;
+  /** Called once the user message is stored. */
+  onStored?: () => void;
+}
+
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
 export type TurnRequest =
-  | { kind: "prompt"; input: PromptInput; options: PromptOptions }
+  | ({ kind: "prompt"; input: PromptInput; options: PromptOptions } & StoreNotes)
   | { kind: "resume"; options: PromptOptions }
   | { kind: "compact"; options: PromptOptions };
 
@@ -78,7 +78,7 @@ export async function runTurn(
       result = await compactOnDemand(rt, writer, session, history, budget, signal);
     } else {
       history = await settleHistory(rt, session, history);
-      result = await answer(rt, writer, session, history, request.input, request.options, signal);
+      result = await answer(rt, writer, session, history, request.input, request.options, request, signal);
     }
     rt.histories.adopt(sessionID, { info: result.info, parts: result.parts });
     return result;
@@ -183,47 +183,38 @@ async function answer(
   history: MessageWithParts[],
   input: PromptInput,
   options: PromptOptions,
+  stored: StoreNotes,
   signal: AbortSignal,
 ): Promise<RunResult> {
   const agentName = options.agent ?? DEFAULT_AGENT;
   const { ref } = options.model ? { ref: modelRef(options.model) } : rt.modelFor(agentName);
+  if (stored.queuedID !== undefined && !session.queue?.some((entry) => entry.id === stored.queuedID)) {
+    // Another process answered it after a crash, or its run was aborted: nothing answers it twice.
+    throw new PromptDroppedError(session.id, "it is no longer queued");
+  }
   if (options.messageID !== undefined && history.some((m) => m.info.id === options.messageID)) {
     throw new InvalidInputError(`Session ${session.id} already has a message ${options.messageID}: this prompt is stored.`);
   }
-  const user = userMessage(session.id, agentName, input, options);
-  user.info.mode = activeMode(rt, session, options.mode);
-  if (options.model) user.info.model = ref;
-  enterMode(rt, session.id, user.info.mode, user.info.id);
-  await inlineLocalFiles(user.parts, rt.options.fileUrls === true, referenceToolContext(rt, session.id, user.info.id, agentName, signal));
-  // References are expanded in what the user typed: the prompt string, or each text part given (not
-  // synthetic ones), a file or agent named twice expanded once.
-  const typed = typeof input === "string" ? [input] : input.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : []));
-  const offersTask = rt.toolsFor(agentName).has("task");
-  const context = {
-    cwd: rt.cwd,
-    agents: rt.agents,
-    toolContext: referenceToolContext(rt, session.id, user.info.id, agentName, signal),
-    canDelegate: (name: string) => offersTask && name !== agentName && evaluate("task", name, rt.permissions.ruleset(agentName)).action !== "deny",
-  };
-  const expandedOnce = new Set<string>();
-  for (const text of typed) {
-    for (const part of await expandReferences(text, context)) {
-      const key = part.type === "agent" ? `agent:${part.name}` : part.type === "file" && part.source ? `file:${part.source.path}` : undefined;
-      if (key !== undefined && expandedOnce.has(key)) continue;
-      if (key !== undefined) expandedOnce.add(key);
-      user.parts.push({ ...part, id: createId("part"), sessionID: session.id, messageID: user.info.id } as Part);
-    }
-  }
+  const mode = activeMode(rt, session, options.mode);
   // The environment joins the prompt when it changed since the one the model last saw.
   const environment = turnEnvironment(rt, history);
-  if (environment !== undefined) user.info.environment = environment;
-  let hookError: unknown;
-  try {
-    await runHooks(rt.hooks, "chat.message", { sessionID: session.id, agent: agentName }, { message: user.info, parts: user.parts });
-  } catch (error) {
-    hookError = error;
+  // The mode is entered first: reading the files the prompt references asks under it.
+  const id = options.messageID ?? createId("message");
+  enterMode(rt, session.id, mode, id);
+  const { user, hookError } = await buildUserMessage(rt, session.id, agentName, input, options, signal, {
+    id,
+    mode,
+    ...(options.model ? { model: ref } : {}),
+    ...(environment !== undefined ? { environment } : {}),
+  });
+  // A queued prompt leaves the session's queue in the write that stores it as a message.
+  const queued = stored.queuedID;
+  if (queued !== undefined) {
+    await rt.updater.update(session.id, (current) => dequeue(current, queued), { messages: [user.info], parts: user.parts });
+  } else {
+    await rt.updater.touch(session.id, { messages: [user.info], parts: user.parts });
   }
-  await rt.updater.touch(session.id, { messages: [user.info], parts: user.parts });
+  stored.onStored?.();
   rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
   for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
 
@@ -237,81 +228,8 @@ async function answer(
   return drive(rt, writer, session, [...history, user], recorder, subtaskCalls(rt, recorder, user.parts, agentName), options, signal);
 }
 
-/**
- * Reads attached `file:` URLs into `data:` URLs, so the stored message carries the file itself: a
- * provider cannot fetch a local path, and the file may change or vanish before the session resumes.
- * Only when the host allows them (`fileUrls`; `agent.prompt` refuses them otherwise), and each only
- * after the asks the `read` tool makes for its real path: `external_directory` outside the workspace,
- * then `read` — so `.env` or another tenant's folder is never read without the rules' consent.
- */
-async function inlineLocalFiles(parts: Part[], allowed: boolean, ctx: ToolContext): Promise<void> {
-  for (const part of parts) {
-    if (part.type !== "file" || !/^file:/i.test(part.url.trim())) continue;
-    if (!allowed) throw new FileUrlRefusedError(part.url);
-    let path: string;
-    try {
-      path = fileURLToPath(part.url.trim());
-    } catch (error) {
-      throw new InvalidInputError(`The attached file URL ${part.url} is not a local path: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const target = await resolveToolPath(ctx, path);
-    await ctx.ask({ permission: "read", patterns: [permissionPath(target)] });
-    const bytes = await readFile(target.absolute).catch((error: unknown) => {
-      throw new InvalidInputError(`The attached file ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    part.url = `data:${part.mime};base64,${bytes.toString("base64")}`;
-    part.filename ??= basename(path);
-  }
-}
-
-/**
- * A tool context for reading the files a prompt references. Reads go through the agent's rules like
- * any other (a host relaying remote users' prompts must not leak `.env` or files outside the workspace).
- */
-export function referenceToolContext(rt: AgentRuntime, sessionID: string, messageID: string, agent: string, signal: AbortSignal): ToolContext {
-  return {
-    sessionID,
-    messageID,
-    callID: "reference",
-    agent,
-    cwd: rt.cwd,
-    abort: signal,
-    ask: (request) => rt.permissions.ask({ sessionID, agent, ...requestFields(request), signal }),
-    metadata: () => {},
-    emit: () => {},
-    dataDir: sessionDataDir(rt, sessionID),
-    state: stateAccessor(rt.sessionState(sessionID)),
-    ...(rt.options.files ? { files: rt.options.files } : {}),
-  };
-}
-
 /** The text of a prompt, for its title. */
 function promptText(parts: Part[]): string {
   return parts.flatMap((p) => (p.type === "text" && !p.synthetic ? [p.text] : [])).join("\n");
 }
 
-function userMessage(
-  sessionID: string,
-  agent: string,
-  input: PromptInput,
-  options: PromptOptions,
-): { info: UserMessage; parts: Part[] } {
-  const info: UserMessage = {
-    id: options.messageID ?? createId("message"),
-    sessionID,
-    role: "user",
-    time: { created: Date.now() },
-    agent,
-    ...(options.system ? { system: options.system } : {}),
-  };
-  const items = typeof input === "string" ? [{ type: "text" as const, text: input }] : input;
-  const base = () => ({ id: createId("part"), sessionID, messageID: info.id });
-  const parts: Part[] = items.map((item) =>
-    item.type === "text"
-      ? { ...base(), type: "text", text: item.text, ...(item.synthetic ? { synthetic: true } : {}) }
-      : item.type === "subtask"
-        ? { ...base(), type: "subtask", agent: item.agent, description: item.description, prompt: item.prompt }
-        : { ...base(), type: "file", url: item.url, mime: item.mime, ...(item.filename ? { filename: item.filename } : {}) },
-  );
-  return { info, parts };
-}

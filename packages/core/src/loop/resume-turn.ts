@@ -30,8 +30,16 @@ export async function resumeTurn(
   options: PromptOptions,
   signal: AbortSignal,
 ): Promise<RunResult> {
-  const last = history[history.length - 1];
   rt.permissions.restore(session);
+  // Messages steered into a turn the process left unfinished come after its assistant message: that
+  // turn is resumed, and takes them before its next request, as it would have.
+  const steeredAt = history.findLastIndex((m) => m.info.role !== "user") + 1;
+  const steeredInto = history[steeredAt - 1];
+  if (steeredAt > 0 && steeredAt < history.length && steeredInto?.info.role === "assistant" && steeredInto.info.time.completed === undefined) {
+    for (const message of history.slice(steeredAt)) rt.steering.add(session.id, message);
+    history = history.slice(0, steeredAt);
+  }
+  const last = history[history.length - 1];
   if (last?.info.role === "user") {
     // The mode the prompt was stored under, unless this resume asks for another.
     enterMode(rt, session.id, activeMode(rt, session, options.mode ?? last.info.mode));
@@ -60,7 +68,7 @@ export async function resumeTurn(
   cancelCalls(recorder, interrupted, INTERRUPTED_TOOL_RESULT);
   // The process stopped after the model's last step (an answer without tool calls) and before the
   // message was closed: the answer is there; asking the model again would answer twice.
-  if (calls.length === 0 && answeredInLastStep(recorder.parts)) return finishTurn(rt, writer, recorder, signal);
+  if (calls.length === 0 && answeredInLastStep(recorder.parts) && !rt.steering.has(session.id)) return finishTurn(rt, writer, recorder, signal);
   const agent = options.agent ?? info.agent;
   return drive(rt, writer, session, history.slice(0, -1), recorder, calls, { ...options, agent }, signal);
 }

@@ -23,7 +23,13 @@ export interface RunResult<OUTPUT = unknown> {
  * A run resolves even when the model or a tool fails, the model sends hostile input, storage fails
  * mid-turn or the run is aborted — the message then says so in `finish` and `error` (a turn storage
  * could not keep is finished by the next prompt's crash repair). It rejects only when it could not
- * start (busy session, unknown session, storage failing before the turn begins).
+ * start (busy session, unknown session, storage failing before the turn begins), or — for a prompt
+ * sent while the session was busy (`whileBusy`) — when it was dropped before a turn answered it
+ * (`PromptDroppedError`) or the agent closed first (`AgentClosedError`; the message stays stored).
+ *
+ * A prompt steered into a running turn resolves with that turn's last assistant message, like the
+ * run of the prompt that started the turn; its iterator receives the session's events from the moment
+ * it was sent.
  */
 export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, PromiseLike<RunResult<OUTPUT>> {
   /** The session this run answers in. */
@@ -33,17 +39,37 @@ export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, Promise
   private done = false;
   private readonly result: Promise<RunResult<OUTPUT>>;
   private readonly controller: AbortController;
+  /**
+   * Resolves once the prompt's user message is stored — for a steered or queued prompt
+   * (`whileBusy`), as soon as it is safe from a crash, long before it is answered: a host that
+   * acknowledges messages to its users can wait for this. Rejects when the run fails before storing
+   * it (the run rejects with the same error). A run that stores no message of its own (a resume, a
+   * compaction) resolves it when it ends.
+   */
+  readonly stored: Promise<void>;
+  private storedSettle!: { resolve: () => void; reject: (error: unknown) => void };
 
   /** @internal */
   constructor(sessionID: string, controller: AbortController, body: (run: Run<OUTPUT>) => Promise<RunResult<OUTPUT>>) {
     this.sessionID = sessionID;
     this.controller = controller;
+    this.stored = new Promise<void>((resolve, reject) => (this.storedSettle = { resolve, reject }));
+    this.stored.catch(() => {});
     this.result = body(this).finally(() => {
       this.done = true;
       this.wake();
     });
+    this.result.then(
+      () => this.storedSettle.resolve(),
+      (error: unknown) => this.storedSettle.reject(error),
+    );
     // Awaiting is optional for hosts that only iterate; the rejection is still seen by `then`.
     this.result.catch(() => {});
+  }
+
+  /** @internal The run's message is stored. */
+  markStored(): void {
+    this.storedSettle.resolve();
   }
 
   /** @internal Delivers an event to this run's iterators. */

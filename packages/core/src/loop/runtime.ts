@@ -1,3 +1,4 @@
+import type { SteerInbox } from "./steering.js";
 import type { LanguageModel } from "ai";
 import type { ModelRef } from "@lathe/message";
 import type { Storage } from "@lathe/storage";
@@ -49,6 +50,8 @@ export interface AgentRuntime {
   sessionState(sessionID: string): Map<string, unknown>;
   /** What Lathe knows of a model: context window, output limit, prices (built-in table, host's `models` and `prices`). */
   facts(ref: ModelRef): ModelFacts;
+  /** Messages steered into each session's running turn, waiting for its next request. */
+  readonly steering: SteerInbox;
   /** The budget of each session's running turn, so a subagent's turn chains to its parent's. */
   readonly budgets: Map<string, BudgetTracker>;
   /** The session that started a running subagent session. */

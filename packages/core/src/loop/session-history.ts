@@ -115,6 +115,16 @@ export class SessionHistories implements WriteObserver {
   removed(sessionID: string): void {
     this.loaded.delete(sessionID);
   }
+
+  /**
+   * A record read before this agent writes the session (its read-modify-writes read it first) tells
+   * of a write by anyone else since this agent's last: the loaded history is dropped then, before the
+   * agent's own write would make the record its own again and hide the other's messages.
+   */
+  read(session: Session): void {
+    const entry = this.loaded.get(session.id);
+    if (entry && entry.stamp !== stamp(session)) this.loaded.delete(session.id);
+  }
 }
 
 /**

@@ -9,6 +9,8 @@ export interface WriteObserver {
   failed(batch: WriteBatch): void;
   /** A session is being removed. */
   removed(sessionID: string): void;
+  /** A session record was read: it shows whether anyone else wrote the session since this agent did. */
+  read(session: Session): void;
 }
 
 /**
@@ -37,8 +39,10 @@ export class ObservedStorage implements Storage {
     this.observer.written(batch);
   }
 
-  getSession(sessionID: string): Promise<Session | undefined> {
-    return this.inner.getSession(sessionID);
+  async getSession(sessionID: string): Promise<Session | undefined> {
+    const session = await this.inner.getSession(sessionID);
+    if (session) this.observer.read(session);
+    return session;
   }
 
   listSessions(query?: SessionQuery): Promise<SessionPage> {

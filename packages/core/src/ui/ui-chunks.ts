@@ -42,6 +42,8 @@ export class UIChunkTranslator {
   private readonly tools = new Map<string, ToolProgress>();
   /** Approval requests (by call) that arrived before their call did. */
   private readonly earlyRequests = new Map<string, string>();
+  /** What the user typed in messages of this session seen in the run (a steered message's text). */
+  private readonly userTexts = new Map<string, string>();
   /** Chunks of events before the answer's `start` (a status, a permission), sent right after it. */
   private beforeStart: LatheUIMessageChunk[] = [];
   /** Steps begun so far; the client's reader puts a tool chunk in the part of its call found in the last one. */
@@ -67,6 +69,12 @@ export class UIChunkTranslator {
         break;
       case "message.part.updated":
         if (this.isAnswerPart(event.part)) this.part(event.part, out);
+        else if (event.part.type === "text" && !event.part.synthetic && !this.userTexts.has(event.part.messageID)) this.userTexts.set(event.part.messageID, event.part.text);
+        break;
+      case "message.steered":
+        // Where the message entered the turn: what streams after it answers it.
+        this.endOpen(out);
+        out.push({ type: "data-steer", id: event.messageID, data: { messageID: event.messageID, text: this.userTexts.get(event.messageID) ?? "" } });
         break;
       case "message.part.removed":
         this.removed(event.partID, out);

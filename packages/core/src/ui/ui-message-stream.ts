@@ -15,8 +15,8 @@ import { messageMetadata, uiFinishReason } from "./ui-parts.js";
  *
  * A call waiting for approval sends `tool-approval-request` (its `approvalId` is the permission
  * request's id); the answer, from any client, follows as `tool-approval-response` — answer with
- * {@link replyToUIApprovals}. Lathe's own facts come as data parts: `data-patch` (kept in the
- * message) and transient `data-permission` (the request, with an edit's diff), `data-retry`,
+ * {@link replyToUIApprovals}. Lathe's own facts come as data parts: `data-patch` and `data-steer`
+ * (a message the user steered into the turn, where it entered; both kept in the message) and transient `data-permission` (the request, with an edit's diff), `data-retry`,
  * `data-file-edited`, `data-todos`, `data-status`, `data-compaction`. A retried request's output
  * taken back is a `reset-step` followed by the step's remaining parts. A failed answer ends with an
  * `error` chunk, an aborted one with `abort`. Subagent sessions are left out, but for their approval

@@ -45,6 +45,12 @@ export interface LatheUIDataTypes {
   "file-edited": { file: string };
   todos: { todos: Todo[] };
   status: { type: string; attempt?: number; next?: number; message?: string };
+  /**
+   * A message the user sent while the turn ran (`whileBusy: "steer"`), where it entered the turn:
+   * the steps after it answer it. Loaded afterwards ({@link toUIMessages}) it is a user message of
+   * its own, between the assistant message before it and the one answering it.
+   */
+  steer: { messageID: string; text: string };
 }
 
 /** A Lathe message as the AI SDK's UI shows it (`useChat`'s message type). */
