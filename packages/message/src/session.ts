@@ -89,7 +89,7 @@ export const QueuedPrompt = z.object({
     mode: PermissionModeName.optional(),
   }),
 });
-/** A prompt waiting for its own turn; see {@link Session.queue}. */
+/** A prompt waiting for its own turn; see `Session.queue`. */
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 
 export const Session = z.object({
