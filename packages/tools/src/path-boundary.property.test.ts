@@ -1,7 +1,8 @@
 // Property: for random trees with symlinks (inside the workspace, leading out, dangling, looping),
 // every tool reaches the same decision for the same target — the external_directory ask and the
 // read/edit pattern — and that decision is where the path really lands, per a reference resolver
-// that walks the path component by component (lstat, readlink) independently of realpathLoose.
+// that walks the path component by component (lstat, readlink), `..` after symlinks as the kernel
+// does, independently of realpathLoose.
 import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,8 +64,27 @@ function build(workspace: string, outside: string, tree: Array<[string, Entry]>)
   }
 }
 
-/** The reference: textual normalisation, then a component-by-component walk through symlinks. */
+/**
+ * The reference: each `..` applied as the kernel applies it — to the real folder reached so far, so
+ * `link/..` is the parent of the link's target — and each stretch between them walked component by
+ * component through symlinks.
+ */
 function reference(absolute: string): string | "loop" {
+  let current = "/";
+  for (const part of absolute.split("/").filter((p) => p !== "" && p !== ".")) {
+    if (part !== "..") {
+      current = path.join(current, part);
+      continue;
+    }
+    const real = walk(current);
+    if (real === "loop") return "loop";
+    current = path.dirname(real);
+  }
+  return walk(current);
+}
+
+/** A path without `..`, walked component by component (lstat, readlink) to where it lands. */
+function walk(absolute: string): string | "loop" {
   let done = "/";
   let rest = path.resolve(absolute).split("/").filter(Boolean);
   let hops = 0;
@@ -117,7 +137,8 @@ describe("path resolution property", () => {
         const outside = realpathSync(mkdtempSync(path.join(tmpdir(), "lathe-prop-out-")));
         try {
           build(workspace, outside, tree);
-          const real = reference(path.join(workspace, query));
+          // Joined as text, not with path.join: that would apply `..` before the symlinks.
+          const real = reference(`${workspace}/${query}`);
           const run = async (tool: Tool, input: Record<string, unknown>) => {
             const checks: string[] = [];
             // Outside asks are allowed (to see the path ask after them); edits are stopped before any write.
