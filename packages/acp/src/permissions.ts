@@ -12,15 +12,19 @@ export function permissionOptions(request: PermissionRequest): PermissionOption[
   ];
 }
 
-/** The tool call an ask is about, as the editor shows it beside the choices. */
-export function permissionToolCall(request: PermissionRequest, tool: string | undefined, cwd: string): ToolCallUpdate {
+/**
+ * The tool call an ask is about, as the editor shows it beside the choices. Its kind comes from the
+ * permission asked (`edit`, `bash`, `read`, `webfetch`… name the tools that ask them), so an ask
+ * costs no read of the session's history.
+ */
+export function permissionToolCall(request: PermissionRequest, cwd: string): ToolCallUpdate {
   const what = request.patterns.join(", ");
   const diffs = diffContent(request.metadata, cwd);
   const command = typeof request.metadata.command === "string" ? request.metadata.command : undefined;
   return {
     toolCallId: request.tool?.callID ?? request.id,
     title: request.opaque ? `${request.permission} (could not be analysed): ${what}` : `${request.permission}: ${what}`,
-    kind: toolKind(tool ?? request.permission),
+    kind: toolKind(request.permission),
     status: "pending",
     ...(diffs.length > 0 ? { content: diffs } : command ? { content: [{ type: "content", content: { type: "text", text: command } }] } : {}),
     rawInput: { permission: request.permission, patterns: request.patterns, always: request.always },

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { InvalidInputError, SessionBusyError, SessionNotFoundError, type Agent, type AgentEventOf, type PermissionRequest, type Run } from "@lathe/core";
+import { InvalidInputError, SessionBusyError, SessionNotFoundError, type Agent, type AgentEventOf, type Run } from "@lathe/core";
 import { mcpTools, type McpToolSource } from "@lathe/mcp";
 import type { FileAccess, Tool } from "@lathe/tools";
 import { editorFiles } from "./editor-files.js";
@@ -275,12 +275,11 @@ class AcpServer {
     const session = await this.owner(agent, event.sessionID);
     if (!session || !this.client) return;
     const request = event.request;
-    const tool = await toolOf(agent, request);
     let reply;
     try {
       const response = await this.client.request(
         "session/request_permission",
-        { sessionId: session.id, toolCall: permissionToolCall(request, tool, session.cwd), options: permissionOptions(request) },
+        { sessionId: session.id, toolCall: permissionToolCall(request, session.cwd), options: permissionOptions(request) },
         session.turn ? { cancellationSignal: session.turn.signal } : undefined,
       );
       reply = permissionReply(response);
@@ -351,13 +350,4 @@ async function guard<T>(body: () => Promise<T>): Promise<T> {
     if (error instanceof SessionNotFoundError) throw acp.RequestError.resourceNotFound(message);
     throw acp.RequestError.internalError(undefined, message);
   }
-}
-
-/** The tool whose call an ask is about (the editor picks its icon by it). */
-async function toolOf(agent: Agent, request: PermissionRequest): Promise<string | undefined> {
-  if (!request.tool) return undefined;
-  const messages = await agent.sessions.messages(request.sessionID).catch(() => []);
-  const message = messages.find((m) => m.info.id === request.tool!.messageID);
-  const part = message?.parts.find((p) => p.type === "tool" && p.callID === request.tool!.callID);
-  return part?.type === "tool" ? part.tool : undefined;
 }
