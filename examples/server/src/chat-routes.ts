@@ -11,6 +11,7 @@ import type { TurnQueue } from "@lathe/queue";
 import { readBody } from "./body.ts";
 import { ForeignApprovalError, ownRequests, scopedPermissions } from "./approval-scope.ts";
 import { rejoinQueuedRun } from "./queue-routes.ts";
+import { BusyMessage, sendBusyMessage } from "./busy-messages.ts";
 
 const ChatRequest = z.object({
   id: z.string().min(1),
@@ -48,7 +49,7 @@ function promptText(message: UIMessage): string {
 
 /**
  * Adds the chat routes: `POST /chat` (also at `/api/chat`, `DefaultChatTransport`'s default),
- * `GET /chat/:id/stream`, `GET /chat/:id/messages`, `POST /chat/:id/approvals`.
+ * `GET /chat/:id/stream`, `GET /chat/:id/messages`, `POST /chat/:id/messages`, `POST /chat/:id/approvals`.
  */
 export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoutesOptions): void {
   // useChat makes up an id for a new chat: the first message to it opens a session, remembered
@@ -112,6 +113,14 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
   app.get("/chat/:id/messages", async (c) => {
     const id = await existingSessionOf(c.req.param("id"));
     return c.json(toUIMessages(await agent.sessions.messages(id), { pending: await scopedPermissions(agent, id).pending() }));
+  });
+
+  // A message typed while the session works: steered into the running turn (the page's stream of
+  // that turn shows it with a `data-steer` part where it entered) or queued for a turn of its own.
+  // An idle session answers it with a turn at once. Replies once the message is stored.
+  app.post("/chat/:id/messages", async (c) => {
+    const sessionID = await existingSessionOf(c.req.param("id"));
+    return c.json(await sendBusyMessage(agent, sessionID, await readBody(c, BusyMessage)));
   });
 
   // Answers approvals of this chat's session (or its subagents'): allow once or always, reject, or

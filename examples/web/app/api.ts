@@ -16,6 +16,25 @@ export interface SessionSummary {
   usage?: { cost: number; cacheSaved?: number };
   /** Absent from servers that do not report it: then taken as idle. */
   status?: SessionStatus;
+  /** Prompts waiting for a turn of their own (sent with "queue" while a turn ran), oldest first. */
+  queue?: QueuedPrompt[];
+}
+
+/** A prompt stored on the session's queue until its turn starts (Lathe's `Session.queue` entries). */
+export interface QueuedPrompt {
+  id: string;
+  input: { type: string; text?: string }[];
+}
+
+/** How a message typed while the agent works reaches it: into the running turn, or a turn after it. */
+export type WhileBusy = "steer" | "queue";
+
+/** What examples/server did with a message sent while the session works (POST /chat/:id/messages). */
+export interface BusyMessageReply {
+  /** `turn`: the session had finished meanwhile, so the message started a turn of its own. */
+  delivery: WhileBusy | "turn";
+  messageID?: string;
+  queuedID?: string;
 }
 
 /** One answer to an approval request. */
@@ -107,6 +126,8 @@ export const api = {
   messages: (id: string) => call<LatheUIMessage[]>("GET", `/chat/${id}/messages`),
   /** The session's approval requests that wait for an answer, with what they ask (an edit's diff). */
   pending: (id: string) => call<LatheUIDataTypes["permission"][]>("GET", `/sessions/${id}/permissions`),
+  /** A message typed while the session works; resolves once the server stored it. */
+  sendWhileBusy: (id: string, text: string, whileBusy: WhileBusy) => call<BusyMessageReply>("POST", `/chat/${id}/messages`, { text, whileBusy }),
   answer: (id: string, approvals: ApprovalAnswer[]) => call<unknown>("POST", `/chat/${id}/approvals`, { approvals }),
   abort: (id: string) => call<{ aborted: boolean }>("POST", `/sessions/${id}/abort`),
   revert: (id: string, messageID: string) => call<SessionSummary>("POST", `/sessions/${id}/revert`, { messageID }),

@@ -2,13 +2,14 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { LatheUIDataTypes, LatheUIMessage } from "@lathe/core";
-import { api, describeError, isUnreachable, type SessionStatus, type SessionSummary } from "./api.ts";
+import { api, describeError, isUnreachable, type BusyMessageReply, type QueuedPrompt, type SessionStatus, type SessionSummary, type WhileBusy } from "./api.ts";
 import { ApprovalBar, type ApprovalChoice } from "./approval-bar.tsx";
 import { authHeaders } from "./auth.ts";
 import { Composer } from "./composer.tsx";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { EmptyState } from "./empty-state.tsx";
 import { MessageView } from "./message-view.tsx";
+import { steeredIDs, transcript } from "./transcript.ts";
 import { useRetryWhileUnreachable } from "./use-retry.ts";
 
 type Permission = LatheUIDataTypes["permission"];
@@ -20,6 +21,21 @@ export interface FirstPrompt {
 const sentFirstPrompts = new WeakSet<FirstPrompt>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A message typed while the agent worked, shown as waiting until the conversation shows it in place. */
+interface Outgoing {
+  key: string;
+  text: string;
+  whileBusy: WhileBusy;
+  /** The server's reply once it stored the message. */
+  reply?: BusyMessageReply;
+}
+
+const queuedText = (queued: QueuedPrompt) => queued.input.flatMap((part) => (part.type === "text" && part.text ? [part.text] : [])).join("\n");
+/** The prompts the server holds on the session's queue, as this page shows them. */
+const fromQueue = (queue: readonly QueuedPrompt[] | undefined): Outgoing[] =>
+  (queue ?? []).map((queued) => ({ key: queued.id, text: queuedText(queued), whileBusy: "queue", reply: { delivery: "queue", queuedID: queued.id } }));
+let outgoingCount = 0;
 
 /** Whether a message has a tool call waiting for an answer. */
 const waitsForApproval = (message: LatheUIMessage | undefined) =>
@@ -53,6 +69,8 @@ export function Chat(props: {
   const [problem, setProblem] = useState<string | undefined>();
   const [confirmRevert, setConfirmRevert] = useState<string | undefined>();
   const [answered, setAnswered] = useState<Set<string>>(() => new Set());
+  // Messages typed while the agent works, and the session's queued prompts (they survive a reload: the server stores them).
+  const [outgoing, setOutgoing] = useState<Outgoing[]>(() => fromQueue(session.queue));
   const lastSent = useRef<string | undefined>(undefined);
   /** Where the reverted messages start in `messages` (-1: no revert), for `send`. */
   const revertAtRef = useRef(-1);
@@ -74,8 +92,12 @@ export function Chat(props: {
       // A plain "Reject" ends the turn on purpose: the error that closes the stream is no failure.
       if (isError && !endedByRejection(message)) return;
       if (isError) clearError();
-      // The stored history gives the messages their Lathe ids (revert needs them).
-      void reload();
+      // The stored history gives the messages their Lathe ids (revert needs them). A message sent
+      // while this turn ran and not answered by it (queued, or left when the turn was stopped)
+      // has a turn of its own now: follow it.
+      void reload().then((fresh) => {
+        if (fresh?.busy) void follow();
+      });
       props.onChanged();
     },
   });
@@ -90,11 +112,16 @@ export function Chat(props: {
   /** The stored history (and the requests still waiting) in place of what this page holds. */
   const reload = useCallback(async () => {
     try {
+      // The queue first: a prompt leaves it in the write that stores it as a message, so read in this
+      // order it is in one or the other (or briefly both), never in neither.
+      const { session: now, busy: running } = await api.session(id);
       const [fresh, pending] = await Promise.all([api.messages(id), api.pending(id)]);
+      const stillQueued = new Set(now.queue?.map((queued) => queued.id));
+      setOutgoing((all) => all.filter((item) => item.reply?.delivery !== "queue" || (item.reply.queuedID !== undefined && stillQueued.has(item.reply.queuedID))));
       if (attached.current) return; // a stream took over meanwhile: it is fresher
       setPermissions((known) => ({ ...known, ...Object.fromEntries(pending.map((p) => [p.id, p])) }));
       setMessages(fresh);
-      return fresh;
+      return { messages: fresh, busy: running };
     } catch (failure) {
       setProblem(describeError(failure));
       return undefined;
@@ -151,6 +178,34 @@ export function Chat(props: {
       following.current = false;
     }
   }, [id, resumeStream, reload, props.onChanged]);
+
+  /**
+   * A message typed while the run streams: shown at once as waiting, stored by the server (steered
+   * into the running turn, or queued after it). A message the server could not take goes back into
+   * the box.
+   */
+  const sendWhileBusy = useCallback(
+    (text: string, whileBusy: WhileBusy) => {
+      setProblem(undefined);
+      const key = `outgoing-${++outgoingCount}`;
+      setOutgoing((all) => [...all, { key, text, whileBusy }]);
+      api
+        .sendWhileBusy(id, text, whileBusy)
+        .then((reply) => {
+          // Queued with no entry left: its turn has begun already, and the history shows it.
+          const gone = reply.delivery === "queue" && reply.queuedID === undefined;
+          setOutgoing((all) => (gone ? all.filter((item) => item.key !== key) : all.map((item) => (item.key === key ? { ...item, reply } : item))));
+          // The turn had ended: the message started one of its own.
+          if (reply.delivery === "turn" && !attached.current) void follow();
+        })
+        .catch((failure: unknown) => {
+          setOutgoing((all) => all.filter((item) => item.key !== key));
+          setDraft((now) => now || text);
+          setProblem(describeError(failure));
+        });
+    },
+    [id, follow],
+  );
 
   const answer = (approvalId: string, choice: ApprovalChoice) => {
     setProblem(undefined);
@@ -222,6 +277,10 @@ export function Chat(props: {
   const revertAt = reverted ? messages.findIndex((m) => m.id === reverted) : -1;
   const shown = revertAt >= 0 ? messages.slice(0, revertAt) : messages;
   revertAtRef.current = revertAt;
+  const items = transcript(shown, status === "streaming");
+  // What the page sent and the conversation does not show in place yet.
+  const inPlace = new Set([...steeredIDs(shown), ...shown.map((message) => message.id)]);
+  const waiting = outgoing.filter((item) => item.reply?.messageID === undefined || !inPlace.has(item.reply.messageID));
   const revert = (messageID: string) => {
     setConfirmRevert(undefined);
     api
@@ -242,13 +301,27 @@ export function Chat(props: {
         }}
       >
         {shown.length === 0 && !reverted && !busy && <EmptyState onExample={setDraft} />}
-        {shown.map((message) => (
+        {items.map((item) =>
+          item.kind === "waiting" ? (
+            <MessageView key={item.key} message={item.message} permissions={permissions} onAnswer={answer} waiting={{ whileBusy: "steer", stored: true }} />
+          ) : (
+            <MessageView
+              key={item.key}
+              message={item.message}
+              permissions={permissions}
+              onAnswer={answer}
+              steered={item.steered}
+              {...(item.message.role === "user" && !busy && !item.steered ? { onRevert: () => setConfirmRevert(item.message.id) } : {})}
+            />
+          ),
+        )}
+        {waiting.map((item) => (
           <MessageView
-            key={message.id}
-            message={message}
+            key={item.key}
+            message={{ id: item.key, role: "user", parts: [{ type: "text", text: item.text }] }}
             permissions={permissions}
             onAnswer={answer}
-            {...(message.role === "user" && !busy ? { onRevert: () => setConfirmRevert(message.id) } : {})}
+            waiting={{ whileBusy: item.reply?.delivery === "queue" ? "queue" : item.whileBusy, stored: item.reply !== undefined }}
           />
         ))}
         {busy && shown.at(-1)?.role === "user" && (
@@ -312,7 +385,7 @@ export function Chat(props: {
           </div>
         )}
       </div>
-      <Composer text={draft} onText={setDraft} busy={busy} disabled={lost} onSend={send} onStop={stopRun} />
+      <Composer text={draft} onText={setDraft} busy={busy} disabled={lost} onSend={send} onSendWhileBusy={sendWhileBusy} onStop={stopRun} />
       {confirmRevert && (
         <ConfirmDialog
           title="Revert to this message?"

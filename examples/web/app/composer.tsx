@@ -1,8 +1,11 @@
-import { useLayoutEffect, useRef, type FormEvent, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { WhileBusy } from "./api.ts";
 
 /**
- * The prompt box: Enter sends, Shift+Enter starts a new line; while a run streams, the button
- * stops it (Esc too, handled by the chat). The box grows with its text up to a few lines.
+ * The prompt box: Enter sends, Shift+Enter starts a new line. While a run streams the box stays
+ * open: Enter steers the message into the running turn (the agent reads it at its next step), or —
+ * with the switch on "Queue", or Alt+Enter — queues it for a turn of its own after this one; the
+ * Stop button (Esc too, handled by the chat) stops the run. The box grows with its text up to a few lines.
  */
 export function Composer(props: {
   /** The text in the box, kept by the chat (an example or an unsent message can be put back). */
@@ -12,9 +15,12 @@ export function Composer(props: {
   disabled?: boolean;
   placeholder?: string;
   onSend: (text: string) => void;
+  /** A message typed while the run streams, and whether it steers the run or queues after it. */
+  onSendWhileBusy?: (text: string, whileBusy: WhileBusy) => void;
   onStop: () => void;
 }) {
   const { text, onText: setText } = props;
+  const [mode, setMode] = useState<WhileBusy>("steer");
   const box = useRef<HTMLTextAreaElement>(null);
   useLayoutEffect(() => {
     const element = box.current;
@@ -23,9 +29,11 @@ export function Composer(props: {
     element.style.height = `${Math.min(element.scrollHeight, 200)}px`;
   }, [text]);
 
-  const send = () => {
-    if (!text.trim() || props.busy || props.disabled) return;
-    props.onSend(text);
+  const send = (whileBusy: WhileBusy = mode) => {
+    if (!text.trim() || props.disabled) return;
+    if (!props.busy) props.onSend(text);
+    else if (props.onSendWhileBusy) props.onSendWhileBusy(text, whileBusy);
+    else return;
     setText("");
   };
   const submit = (event: FormEvent) => {
@@ -36,9 +44,11 @@ export function Composer(props: {
     // An IME composing a character uses Enter to accept it: that is not a send.
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      send();
+      send(event.altKey ? "queue" : mode);
     }
   };
+  const busyPlaceholder =
+    mode === "steer" ? "Steer: the agent reads this at its next step (Alt+Enter queues it for after)" : "Queue: sent as the next prompt once this turn ends";
 
   return (
     <form className="composer" onSubmit={submit}>
@@ -48,14 +58,30 @@ export function Composer(props: {
         rows={1}
         value={text}
         aria-label="Message"
-        placeholder={props.placeholder ?? "Ask Lathe to change something…"}
+        placeholder={props.busy ? busyPlaceholder : (props.placeholder ?? "Ask Lathe to change something…")}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={keyDown}
       />
       {props.busy ? (
-        <button type="button" className="danger" data-testid="stop" title="Stop the run (Esc)" onClick={props.onStop}>
-          Stop
-        </button>
+        <>
+          <button
+            type="button"
+            className="secondary mode"
+            data-testid="while-busy-mode"
+            data-mode={mode}
+            aria-pressed={mode === "queue"}
+            title={mode === "steer" ? "Messages join the running turn. Click to queue them for after it instead." : "Messages wait for their own turn. Click to steer the running turn instead."}
+            onClick={() => setMode(mode === "steer" ? "queue" : "steer")}
+          >
+            {mode === "steer" ? "Steer" : "Queue"}
+          </button>
+          <button type="submit" data-testid="send-while-busy" disabled={props.disabled || !text.trim()}>
+            {mode === "steer" ? "Send now" : "Send after"}
+          </button>
+          <button type="button" className="danger" data-testid="stop" title="Stop the run (Esc)" onClick={props.onStop}>
+            Stop
+          </button>
+        </>
       ) : (
         <button type="submit" data-testid="send" disabled={props.disabled || !text.trim()}>
           Send

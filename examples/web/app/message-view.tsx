@@ -1,4 +1,5 @@
 import type { LatheUIDataTypes, LatheUIMessage } from "@lathe/core";
+import type { WhileBusy } from "./api.ts";
 import type { ApprovalChoice } from "./approval-bar.tsx";
 import { MarkdownText } from "./markdown.tsx";
 import { Reasoning } from "./reasoning.tsx";
@@ -13,11 +14,21 @@ export function MessageView(props: {
   /** Offered on the user's messages when nothing runs: asks first, then reverts. */
   onRevert?: () => void;
   onAnswer: (approvalId: string, choice: ApprovalChoice) => void;
+  /** A user message sent while the agent works that no turn has taken yet: how it waits, and whether the server stored it yet. */
+  waiting?: { whileBusy: WhileBusy; stored: boolean } | undefined;
+  /** A user message shown where it entered the running turn (steered in). */
+  steered?: boolean;
 }) {
   const { message } = props;
   const error = message.metadata?.error;
   return (
-    <div className={`message message-${message.role}`} data-testid={`message-${message.role}`}>
+    <div
+      className={`message message-${message.role}${props.waiting ? " message-waiting" : ""}`}
+      data-testid={props.waiting ? "waiting-message" : `message-${message.role}`}
+      data-message-id={message.id}
+      {...(props.waiting ? { "data-while-busy": props.waiting.whileBusy, "data-stored": String(props.waiting.stored) } : {})}
+      {...(props.steered ? { "data-steered": "true" } : {})}
+    >
       {props.onRevert && (
         <button type="button" className="revert icon" data-testid="revert" title="Revert to here…" aria-label="Revert to here" onClick={props.onRevert}>
           ↶
@@ -33,6 +44,11 @@ export function MessageView(props: {
         if (part.type === "data-patch") return <div key={i} className="patch">Changed {(part.data as LatheUIDataTypes["patch"]).files.join(", ")}</div>;
         return null;
       })}
+      {props.waiting && (
+        <div className="waiting-note" data-testid="waiting-note">
+          {!props.waiting.stored ? "Sending…" : props.waiting.whileBusy === "steer" ? "Queued — the agent reads it at its next step" : "Queued for the next turn — sent when this one ends"}
+        </div>
+      )}
       {message.role === "assistant" && message.metadata?.finish === "aborted" && <div className="stopped">Stopped.</div>}
       {error?.name === "RejectedError" && <div className="stopped">Stopped: a call was rejected.</div>}
       {error && error.name !== "RejectedError" && message.metadata?.finish !== "aborted" && (

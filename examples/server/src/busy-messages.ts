@@ -1,0 +1,67 @@
+// A message a user sends to a session while it works (OpenCode and Claude Code let you type while
+// the agent runs): steered into the running turn, or queued for a turn of its own. The reply waits
+// until the message is stored — a crash after it cannot lose the message — and says what became of
+// it, so a page can show it as waiting until the turn takes it.
+import { z } from "zod";
+import { InvalidInputError, type Agent, type AgentEvent } from "@lathe/core";
+
+/**
+ * The body of `POST /chat/:id/messages`: the text only (the server keeps choosing the agent, its
+ * system prompt and model — a steered message cannot bring its own anyway), and what to do while a
+ * turn runs: `steer` (the default) joins the running turn, `queue` waits for a turn of its own.
+ */
+export const BusyMessage = z.strictObject({
+  text: z.string().min(1).max(100_000),
+  whileBusy: z.enum(["steer", "queue"]).default("steer"),
+});
+/** See {@link BusyMessage}. */
+export type BusyMessage = z.infer<typeof BusyMessage>;
+
+/** What became of a message sent with {@link sendBusyMessage}; the JSON reply of `POST /chat/:id/messages`. */
+export interface BusyMessageReply {
+  /**
+   * `steer`: stored as a user message the running turn takes into its next request (its UI stream
+   * then has a `data-steer` part with `messageID`); `queue`: stored on the session's queue
+   * (`session.queue`, entry `queuedID`) for a turn of its own after the running one; `turn`: the
+   * session was idle, so the message started a turn of its own now (follow it with GET /chat/:id/stream).
+   */
+  delivery: "steer" | "queue" | "turn";
+  /** The stored user message (steer, turn); a queued prompt gets its message when its turn starts. */
+  messageID?: string;
+  /** The queue entry of a queued prompt; absent when its turn began before the reply was made. */
+  queuedID?: string;
+}
+
+/**
+ * Sends a message to a session whether or not it runs a turn (in this process), and resolves once
+ * it is stored. Nothing waits for the answer: the turn belongs to the server.
+ */
+export async function sendBusyMessage(agent: Agent, sessionID: string, { text, whileBusy }: BusyMessage): Promise<BusyMessageReply> {
+  if (text.trim() === "") throw new InvalidInputError("The message has no text.");
+  // The queue's entries before this one, to find this one's id among them after.
+  const queuedBefore = whileBusy === "queue" ? new Set((await agent.sessions.get(sessionID))?.queue?.map((entry) => entry.id)) : undefined;
+  const busy = agent.isBusy(sessionID);
+  const run = agent.prompt(sessionID, text, { whileBusy });
+  await run.stored;
+  if (busy && whileBusy === "queue") {
+    const entry = (await agent.sessions.get(sessionID))?.queue?.find((queued) => !queuedBefore!.has(queued.id) && queuedText(queued.input) === text);
+    return { delivery: "queue", ...(entry ? { queuedID: entry.id } : {}) };
+  }
+  const messageID = await storedUserMessage(run, sessionID);
+  return { delivery: busy ? "steer" : "turn", ...(messageID ? { messageID } : {}) };
+}
+
+function queuedText(input: readonly { type: string; text?: string }[]): string {
+  return input.flatMap((part) => (part.type === "text" && part.text !== undefined ? [part.text] : [])).join("\n");
+}
+
+/**
+ * The id of the user message a run stored: its `message.updated` event, which the run emits right
+ * after `run.stored` resolves and before any other event of its turn.
+ */
+async function storedUserMessage(run: AsyncIterable<AgentEvent>, sessionID: string): Promise<string | undefined> {
+  for await (const event of run) {
+    if (event.type === "message.updated" && event.sessionID === sessionID && event.message.role === "user") return event.message.id;
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+// What the conversation shows, from what useChat holds. Two sources meet here: the stored history
+// (toUIMessages: a message steered into a turn is a user message of its own, between the answer
+// before it and the answer after it) and the live UI stream of a running turn (one answer message
+// in which a steered message is a `data-steer` part where it entered). A page that rejoins a run
+// holds both for one turn, so the stored copies of what the stream shows are left out; and a
+// stored message the running turn has not taken yet is shown as waiting, not as answered.
+import type { LatheUIDataTypes, LatheUIMessage } from "@lathe/core";
+
+type Steer = LatheUIDataTypes["steer"];
+
+/** One block of the conversation. */
+export type TranscriptItem =
+  /** A message, or the part of an answer between two steered messages; `steered`: a message shown where it entered the streaming turn. */
+  | { kind: "message"; key: string; message: LatheUIMessage; steered: boolean }
+  /** A stored user message the running turn has not taken into a request yet. */
+  | { kind: "waiting"; key: string; message: LatheUIMessage };
+
+const steersOf = (message: LatheUIMessage): Steer[] =>
+  message.role === "assistant" ? message.parts.flatMap((part) => (part.type === "data-steer" ? [part.data as Steer] : [])) : [];
+
+/** The ids of the messages some answer's stream shows where they entered their turn. */
+export function steeredIDs(messages: readonly LatheUIMessage[]): Set<string> {
+  return new Set(messages.flatMap((message) => steersOf(message).map((steer) => steer.messageID)));
+}
+
+/**
+ * The conversation to show. `streaming`: a turn streams into the last answer now, so user messages
+ * stored after it are waiting for the turn's next step.
+ */
+export function transcript(messages: readonly LatheUIMessage[], streaming: boolean): TranscriptItem[] {
+  const steered = steeredIDs(messages);
+  const items: TranscriptItem[] = [];
+  // Once a steered message's stored copy is skipped, the stored answers after it are part of the
+  // streamed answer too (the turn went on in a new assistant message).
+  let skipping = false;
+  for (const message of messages) {
+    if (message.role === "user") skipping = steered.has(message.id);
+    if (skipping) continue;
+    items.push(...split(message));
+  }
+  if (streaming) {
+    const lastAnswer = items.findLastIndex((item) => item.message.role === "assistant");
+    for (let i = lastAnswer + 1; lastAnswer >= 0 && i < items.length; i++) {
+      const item = items[i]!;
+      if (item.message.role === "user") items[i] = { kind: "waiting", key: item.key, message: item.message };
+    }
+  }
+  return items;
+}
+
+/** An answer with steered messages in it, as answer, user message, answer...; any other message as itself. */
+function split(message: LatheUIMessage): TranscriptItem[] {
+  if (steersOf(message).length === 0) return [{ kind: "message", key: message.id, message, steered: false }];
+  const items: TranscriptItem[] = [];
+  let parts: LatheUIMessage["parts"] = [];
+  const flush = (last: boolean) => {
+    // A segment with nothing to show (a step's start only) is left out; the last keeps the message's metadata (stopped, failed).
+    if (!last && parts.every((part) => part.type === "step-start")) return;
+    const { metadata: _metadata, ...rest } = message;
+    items.push({ kind: "message", key: `${message.id}#${items.length}`, message: { ...(last ? message : rest), parts }, steered: false });
+    parts = [];
+  };
+  for (const part of message.parts) {
+    if (part.type !== "data-steer") {
+      parts.push(part);
+      continue;
+    }
+    flush(false);
+    const steer = part.data as Steer;
+    items.push({ kind: "message", key: steer.messageID, message: { id: steer.messageID, role: "user", parts: [{ type: "text", text: steer.text }] }, steered: true });
+  }
+  flush(true);
+  return items;
+}
