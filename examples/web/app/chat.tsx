@@ -324,7 +324,7 @@ export function Chat(props: {
             waiting={{ whileBusy: item.reply?.delivery === "queue" ? "queue" : item.whileBusy, stored: item.reply !== undefined }}
           />
         ))}
-        {busy && shown.at(-1)?.role === "user" && (
+        {busy && items.at(-1)?.message.role === "user" && (
           <div className="working" data-testid="working">
             Working…
           </div>

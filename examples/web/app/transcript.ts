@@ -39,7 +39,8 @@ export function transcript(messages: readonly LatheUIMessage[], streaming: boole
     items.push(...split(message));
   }
   if (streaming) {
-    const lastAnswer = items.findLastIndex((item) => item.message.role === "assistant");
+    // The streaming answer ends with its last part, or with a message steered into it just now.
+    const lastAnswer = items.findLastIndex((item) => item.message.role === "assistant" || (item.kind === "message" && item.steered));
     for (let i = lastAnswer + 1; lastAnswer >= 0 && i < items.length; i++) {
       const item = items[i]!;
       if (item.message.role === "user") items[i] = { kind: "waiting", key: item.key, message: item.message };
@@ -54,8 +55,10 @@ function split(message: LatheUIMessage): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   let parts: LatheUIMessage["parts"] = [];
   const flush = (last: boolean) => {
-    // A segment with nothing to show (a step's start only) is left out; the last keeps the message's metadata (stopped, failed).
-    if (!last && parts.every((part) => part.type === "step-start")) return;
+    // A segment with nothing to show (a step's start only) is left out, unless it is the last and
+    // says how the answer ended (stopped, failed): the last keeps the message's metadata.
+    const ended = message.metadata?.finish === "aborted" || message.metadata?.error !== undefined;
+    if (parts.every((part) => part.type === "step-start") && !(last && ended)) return;
     const { metadata: _metadata, ...rest } = message;
     items.push({ kind: "message", key: `${message.id}#${items.length}`, message: { ...(last ? message : rest), parts }, steered: false });
     parts = [];
