@@ -81,7 +81,7 @@ const conversation = (p: Page) =>
   })`) as Promise<string[]>;
 /** How many blocks of the conversation show this text as the user's. */
 const userBlocks = (p: Page, text: string) => p.locator(".message .user-text", { hasText: text }).count();
-const idle = (p: Page) => p.getByTestId("send").waitFor({ timeout: 20_000 });
+const idle = (p: Page) => p.getByTestId("send").waitFor({ timeout: 10_000 });
 const waiting = (p: Page, whileBusy: "steer" | "queue", text: string) => p.locator(`[data-testid="waiting-message"][data-while-busy="${whileBusy}"]`, { hasText: text });
 const activeSessionID = async (p: Page) => (await p.locator('[data-testid="sessions"] li.active').getAttribute("data-session-id"))!;
 
@@ -116,7 +116,7 @@ describe("examples/web: typing while the agent works", () => {
     expect(await conversation(page)).toEqual(["user: Refactor the notes", expect.stringMatching(/^assistant: /), "steered: No, keep the old token format"]);
     expect(await page.locator('[data-testid="message-assistant"]').first().getByTestId("tool-card").count()).toBe(2);
     answerGate.open();
-    await page.getByText("Kept the old format.").waitFor({ timeout: 20_000 });
+    await page.getByText("Kept the old format.").waitFor({ timeout: 10_000 });
     await shot(page, "steer-entered");
 
     // Finished: the stored history, shown the same way.
@@ -141,7 +141,7 @@ describe("examples/web: typing while the agent works", () => {
 
     queueGate.open();
     // The running turn ends without it; then its own turn answers it, and the page follows that turn.
-    await page.getByText("Docs updated.").waitFor({ timeout: 20_000 });
+    await page.getByText("Docs updated.").waitFor({ timeout: 10_000 });
     await idle(page);
     expect(lastUserText(model.calls[4]!)).toBe("Read the notes again");
     expect(lastUserText(model.calls[5]!)).toBe("Then update the docs");
@@ -158,7 +158,7 @@ describe("examples/web: typing while the agent works", () => {
     expect(await page.getByTestId("waiting-message").count()).toBe(0);
   });
 
-  it("a reload while a steered and a queued message wait loses neither and shows each once", async () => {
+  it("a reload while a steered and a queued message wait loses neither and shows each once", { timeout: 60_000 }, async () => {
     await page.getByTestId("new-session").click();
     await page.getByTestId("empty-state").waitFor();
     await page.getByTestId("prompt").fill("Check the notes");
@@ -175,13 +175,13 @@ describe("examples/web: typing while the agent works", () => {
 
     await page.reload();
     // Both are still there, once each, still waiting: the server stored them.
-    await waiting(page, "steer", "Steer after reload").waitFor({ timeout: 20_000 });
+    await waiting(page, "steer", "Steer after reload").waitFor({ timeout: 10_000 });
     await waiting(page, "queue", "Queued before reload").waitFor();
     expect(await userBlocks(page, "Steer after reload")).toBe(1);
     expect(await userBlocks(page, "Queued before reload")).toBe(1);
 
     reloadGate.open();
-    await page.getByText("The queued one, answered.").waitFor({ timeout: 20_000 });
+    await page.getByText("The queued one, answered.").waitFor({ timeout: 10_000 });
     await idle(page);
     expect(lastUserText(model.calls[7]!)).toBe("Steer after reload");
     expect(lastUserText(model.calls[8]!)).toBe("Queued before reload");

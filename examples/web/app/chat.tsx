@@ -277,7 +277,7 @@ export function Chat(props: {
   const revertAt = reverted ? messages.findIndex((m) => m.id === reverted) : -1;
   const shown = revertAt >= 0 ? messages.slice(0, revertAt) : messages;
   revertAtRef.current = revertAt;
-  const items = transcript(shown, status === "streaming");
+  const items = transcript(shown, { busy, streaming: status === "streaming" });
   // What the page sent and the conversation does not show in place yet.
   const inPlace = new Set([...steeredIDs(shown), ...shown.map((message) => message.id)]);
   const waiting = outgoing.filter((item) => item.reply?.messageID === undefined || !inPlace.has(item.reply.messageID));

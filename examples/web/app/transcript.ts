@@ -24,20 +24,29 @@ export function steeredIDs(messages: readonly LatheUIMessage[]): Set<string> {
 }
 
 /**
- * The conversation to show. `streaming`: a turn streams into the last answer now, so user messages
- * stored after it are waiting for the turn's next step.
+ * The conversation to show. `busy`: a turn runs (the page follows it or is about to); `streaming`:
+ * it streams into the last answer now. User messages stored after the running answer began wait for
+ * the turn's next step.
  */
-export function transcript(messages: readonly LatheUIMessage[], streaming: boolean): TranscriptItem[] {
+export function transcript(messages: readonly LatheUIMessage[], { busy, streaming }: { busy: boolean; streaming: boolean }): TranscriptItem[] {
   const steered = steeredIDs(messages);
+  // Stored ids are time-ordered: a user message stored after the streaming answer began, and not
+  // steered into it yet, waits for its next step — even where a rejoined stream put the answer after it.
+  // The running answer: the newest one not finished (a rejoined run's has no parts before its first chunk).
+  const live = busy ? messages.findLast((message) => message.role === "assistant" && message.metadata?.finish === undefined) : undefined;
+  const sentDuring = (message: LatheUIMessage) =>
+    live !== undefined && message.role === "user" && isStoredID(message.id) && isStoredID(live.id) && message.id > live.id && !steered.has(message.id);
   const items: TranscriptItem[] = [];
   // Once a steered message's stored copy is skipped, the stored answers after it are part of the
   // streamed answer too (the turn went on in a new assistant message).
   let skipping = false;
   for (const message of messages) {
+    if (sentDuring(message)) continue;
     if (message.role === "user") skipping = steered.has(message.id);
     if (skipping) continue;
     items.push(...split(message));
   }
+  for (const message of messages) if (sentDuring(message)) items.push({ kind: "waiting", key: message.id, message });
   if (streaming) {
     // The streaming answer ends with its last part, or with a message steered into it just now.
     const lastAnswer = items.findLastIndex((item) => item.message.role === "assistant" || (item.kind === "message" && item.steered));
@@ -48,6 +57,9 @@ export function transcript(messages: readonly LatheUIMessage[], streaming: boole
   }
   return items;
 }
+
+/** Whether an id is one Lathe made when it stored the message (`msg_` and time-ordered), not one the page made up. */
+const isStoredID = (id: string) => id.startsWith("msg_");
 
 /** An answer with steered messages in it, as answer, user message, answer...; any other message as itself. */
 function split(message: LatheUIMessage): TranscriptItem[] {
