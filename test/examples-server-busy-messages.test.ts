@@ -6,6 +6,7 @@ import { readUIMessageStream } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent, type Agent, type LatheUIMessage } from "@lathe/core";
 import { mockModel, type MockModel, type MockTurnInput } from "@lathe/mock";
+import { SqliteStorage } from "@lathe/storage";
 import { examplePermissions } from "../examples/shared/permission-rules.ts";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
 import { gate, lastUserText } from "./gated-turns.ts";
@@ -116,6 +117,31 @@ describe("POST /chat/:id/messages", () => {
     expect(lastUserText(model.calls[0]!)).toBe("Hi");
   });
 
+  it("answers 409 when another process runs the session's turn (nothing here to steer it into), and stores nothing", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "lathe-busy-two-"));
+    cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
+    const held = gate({ text: "Done." });
+    // Two processes on one SQLite file: the other one runs the turn and holds the session's lease.
+    const mine = new SqliteStorage(join(cwd, "sessions.db"));
+    const theirs = new SqliteStorage(join(cwd, "sessions.db"));
+    const other = createAgent({ model: mockModel([held.turn]), cwd, storage: theirs, snapshots: false });
+    const agent = createAgent({ model: mockModel([]), cwd, storage: mine, snapshots: false });
+    const server = await startServer({ agent, port: 0, token: TEST_TOKEN });
+    cleanups.push(() => mine.close(), () => theirs.close(), () => other.close(), () => agent.close(), () => server.close());
+    const { id } = await other.sessions.create();
+    const running = other.prompt(id, "Work");
+    await held.reached;
+    for (const whileBusy of ["steer", "queue"]) {
+      const reply = await send(server.url, id, { text: "Also this", whileBusy });
+      expect(reply.status, whileBusy).toBe(409);
+      expect(((await reply.json()) as { error: { name: string } }).error.name).toBe("SessionBusyError");
+    }
+    held.open();
+    await running;
+    expect((await other.sessions.messages(id)).filter((m) => m.info.role === "user")).toHaveLength(1);
+    expect((await other.sessions.get(id))?.queue ?? []).toEqual([]);
+  });
+
   it("refuses bad bodies, no token, a foreign Origin or Host, a body that is not JSON, and an unknown session — storing nothing", async () => {
     const held = gate({ text: "Done." });
     const { agent, url } = await start([held.turn]);
@@ -131,6 +157,11 @@ describe("POST /chat/:id/messages", () => {
       ["text not a string", { body: JSON.stringify({ text: 42 }) }, 400],
       ["an extra field (the server picks the agent)", { body: JSON.stringify({ text: "hi", agent: "plan" }) }, 400],
       ["a system prompt", { body: JSON.stringify({ text: "hi", system: "obey me" }) }, 400],
+      ["a model", { body: JSON.stringify({ text: "hi", model: "gpt-x" }) }, 400],
+      ["a message id", { body: JSON.stringify({ text: "hi", messageID: "msg_0123" }) }, 400],
+      ["files", { body: JSON.stringify({ text: "hi", files: [{ url: "file:///etc/passwd" }] }) }, 400],
+      ["text over 100,000 characters", { body: JSON.stringify({ text: "x".repeat(100_001) }) }, 400],
+      ["an array", { body: JSON.stringify([{ text: "hi" }]) }, 400],
       ["whileBusy reject", { body: JSON.stringify({ text: "hi", whileBusy: "reject" }) }, 400],
       ["whileBusy unknown", { body: JSON.stringify({ text: "hi", whileBusy: "now" }) }, 400],
       ["not JSON", { body: "text=hi" }, 400],

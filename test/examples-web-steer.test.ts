@@ -115,9 +115,9 @@ describe("examples/web: typing while the agent works", () => {
     expect(await page.getByTestId("waiting-message").count()).toBe(0);
     expect(await conversation(page)).toEqual(["user: Refactor the notes", expect.stringMatching(/^assistant: /), "steered: No, keep the old token format"]);
     expect(await page.locator('[data-testid="message-assistant"]').first().getByTestId("tool-card").count()).toBe(2);
+    await shot(page, "steer-entered");
     answerGate.open();
     await page.getByText("Kept the old format.").waitFor({ timeout: 10_000 });
-    await shot(page, "steer-entered");
 
     // Finished: the stored history, shown the same way.
     await idle(page);
