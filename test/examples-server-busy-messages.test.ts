@@ -37,6 +37,11 @@ const send = (url: string, sessionID: string, body: unknown) => api(`${url}/chat
 /** Starts a turn the way the page does (useChat's POST /chat) and returns its UI stream's response. */
 const startTurn = (url: string, sessionID: string, text: string) =>
   api(`${url}/chat`, { method: "POST", body: JSON.stringify({ id: sessionID, messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }], trigger: "submit-message" }) });
+/** How the session's last message ended, if it is a finished answer. */
+async function lastFinish(agent: Agent, sessionID: string): Promise<string | undefined> {
+  const info = (await agent.sessions.messages(sessionID)).at(-1)?.info;
+  return info?.role === "assistant" ? info.finish : undefined;
+}
 async function lastMessage(response: Response): Promise<LatheUIMessage> {
   let last: LatheUIMessage | undefined;
   for await (const message of readUIMessageStream<LatheUIMessage>({ stream: uiChunks(response) as ReadableStream<never> })) last = message;
@@ -99,7 +104,7 @@ describe("POST /chat/:id/messages", () => {
     // Its turn follows; the page rejoins it with GET /chat/:id/stream.
     await expect.poll(() => model.calls.length, { timeout: 5_000 }).toBe(3);
     expect(lastUserText(model.calls[2]!)).toBe("Then update the docs");
-    await expect.poll(async () => (await agent.sessions.messages(id)).at(-1)?.info.finish, { timeout: 5_000 }).toBe("stop");
+    await expect.poll(() => lastFinish(agent, id), { timeout: 5_000 }).toBe("stop");
     const stored = await agent.sessions.messages(id);
     expect(stored.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect((await agent.sessions.get(id))?.queue ?? []).toEqual([]);
@@ -112,7 +117,7 @@ describe("POST /chat/:id/messages", () => {
     expect(reply.status).toBe(200);
     const body = (await reply.json()) as { delivery: string; messageID: string };
     expect(body).toEqual({ delivery: "turn", messageID: expect.stringMatching(/^msg_/) });
-    await expect.poll(async () => (await agent.sessions.messages(id)).at(-1)?.info.finish, { timeout: 5_000 }).toBe("stop");
+    await expect.poll(() => lastFinish(agent, id), { timeout: 5_000 }).toBe("stop");
     expect((await agent.sessions.messages(id))[0]!.info.id).toBe(body.messageID);
     expect(lastUserText(model.calls[0]!)).toBe("Hi");
   });
