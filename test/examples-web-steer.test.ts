@@ -8,7 +8,7 @@ import { mockModel, type MockModel } from "@lathe/mock";
 import { SqliteStorage } from "@lathe/storage";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
 import { examplePermissions } from "../examples/shared/permission-rules.ts";
-import { gate, lastUserText } from "./gated-turns.ts";
+import { gate, lastUserText, type Gate } from "./gated-turns.ts";
 import { ensureWebBuilt, launchBrowser, shot, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
 
 // examples/web lets the user type while the agent works, in a real Chromium against examples/server
@@ -83,6 +83,17 @@ const conversation = (p: Page) =>
 const userBlocks = (p: Page, text: string) => p.locator(".message .user-text", { hasText: text }).count();
 const idle = (p: Page) => p.getByTestId("send").waitFor({ timeout: 10_000 });
 const waiting = (p: Page, whileBusy: "steer" | "queue", text: string) => p.locator(`[data-testid="waiting-message"][data-while-busy="${whileBusy}"]`, { hasText: text });
+/**
+ * Lets the held request go on and waits until the page is idle with `lastText` shown: then the model's
+ * requests carried the given texts last from the user, and the conversation reads `shown`.
+ */
+async function openAndFinish(held: Gate, lastText: string, requests: Record<number, string>, shown: unknown[]): Promise<void> {
+  held.open();
+  await page.getByText(lastText).waitFor({ timeout: 10_000 });
+  await idle(page);
+  for (const [index, text] of Object.entries(requests)) expect(lastUserText(model.calls[Number(index)]!), `request ${index}`).toBe(text);
+  await expect.poll(() => conversation(page)).toEqual(shown);
+}
 const activeSessionID = async (p: Page) => (await p.locator('[data-testid="sessions"] li.active').getAttribute("data-session-id"))!;
 
 describe("examples/web: typing while the agent works", () => {
@@ -139,13 +150,8 @@ describe("examples/web: typing while the agent works", () => {
     expect((await agent.sessions.get(await activeSessionID(page)))?.queue?.map((q) => q.input)).toEqual([[{ type: "text", text: "Then update the docs" }]]);
     await shot(page, "queue-waiting");
 
-    queueGate.open();
     // The running turn ends without it; then its own turn answers it, and the page follows that turn.
-    await page.getByText("Docs updated.").waitFor({ timeout: 10_000 });
-    await idle(page);
-    expect(lastUserText(model.calls[4]!)).toBe("Read the notes again");
-    expect(lastUserText(model.calls[5]!)).toBe("Then update the docs");
-    await expect.poll(() => conversation(page)).toEqual([
+    await openAndFinish(queueGate, "Docs updated.", { 4: "Read the notes again", 5: "Then update the docs" }, [
       "user: Refactor the notes",
       expect.stringMatching(/^assistant: /),
       "user: No, keep the old token format",
@@ -180,12 +186,7 @@ describe("examples/web: typing while the agent works", () => {
     expect(await userBlocks(page, "Steer after reload")).toBe(1);
     expect(await userBlocks(page, "Queued before reload")).toBe(1);
 
-    reloadGate.open();
-    await page.getByText("The queued one, answered.").waitFor({ timeout: 10_000 });
-    await idle(page);
-    expect(lastUserText(model.calls[7]!)).toBe("Steer after reload");
-    expect(lastUserText(model.calls[8]!)).toBe("Queued before reload");
-    await expect.poll(() => conversation(page)).toEqual([
+    await openAndFinish(reloadGate, "The queued one, answered.", { 7: "Steer after reload", 8: "Queued before reload" }, [
       "user: Check the notes",
       expect.stringMatching(/^assistant: /),
       "user: Steer after reload",
