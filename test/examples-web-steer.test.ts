@@ -24,6 +24,7 @@ const steerGate = gate(read);
 const answerGate = gate({ text: "Kept the old format." });
 const queueGate = gate(read);
 const reloadGate = gate(read);
+const stopGate = gate(read);
 const script = [
   // 1: a turn of three steps; a message is steered in while step 2 is in flight.
   read,
@@ -37,6 +38,9 @@ const script = [
   reloadGate.turn,
   { text: "Noted: the steer after the reload." },
   { text: "The queued one, answered." },
+  // 4: Stop while a steered message waits: the turn stops, and the message gets a turn of its own.
+  stopGate.turn,
+  { text: "Answered it after the stop." },
 ];
 
 let server: RunningServer;
@@ -194,6 +198,23 @@ describe("examples/web: typing while the agent works", () => {
       "user: Queued before reload",
       "assistant: The queued one, answered.",
     ]);
+    expect(w.errors).toEqual([]);
+  });
+
+  it("Stop stops the turn; a steered message it had not read yet gets a turn of its own, which the page follows", async () => {
+    await page.getByTestId("new-session").click();
+    await page.getByTestId("empty-state").waitFor();
+    await page.getByTestId("prompt").fill("A long task");
+    await page.getByTestId("prompt").press("Enter");
+    await stopGate.reached;
+    await page.getByTestId("prompt").fill("Do this instead");
+    await page.getByTestId("prompt").press("Enter");
+    await waiting(page, "steer", "Do this instead").and(page.locator('[data-stored="true"]')).waitFor();
+    await page.getByTestId("stop").click();
+    await page.getByText("Answered it after the stop.").waitFor({ timeout: 10_000 });
+    await idle(page);
+    expect(lastUserText(model.calls.at(-1)!)).toBe("Do this instead");
+    await expect.poll(() => conversation(page)).toEqual(["user: A long task", "assistant: Stopped.", "user: Do this instead", "assistant: Answered it after the stop."]);
     expect(model.remaining).toBe(0);
     expect(w.errors).toEqual([]);
     expect(await w.rejections()).toEqual([]);

@@ -9,7 +9,7 @@ export interface Gate {
   readonly turn: MockTurnInput;
   /** Resolves when the model's request reached the gate. */
   readonly reached: Promise<void>;
-  /** Lets the request go on. */
+  /** Lets the request go on (a request aborted first fails with the abort's reason). */
   open(): void;
 }
 
@@ -19,9 +19,15 @@ export function gate(turn: MockTurn): Gate {
   const opened = new Promise<void>((resolve) => (open = resolve));
   const reached = new Promise<void>((resolve) => (reach = resolve));
   return {
-    turn: async () => {
+    turn: async (call) => {
       reach();
-      await opened;
+      // A turn stopped meanwhile stops its request, as a provider's would.
+      await new Promise<void>((resolve, reject) => {
+        const signal = call.abortSignal;
+        if (signal?.aborted) return reject(signal.reason);
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+        void opened.then(resolve);
+      });
       return turn;
     },
     reached,
