@@ -121,6 +121,9 @@ export function Chat(props: {
       if (attached.current) return; // a stream took over meanwhile: it is fresher
       setPermissions((known) => ({ ...known, ...Object.fromEntries(pending.map((p) => [p.id, p])) }));
       setMessages(fresh);
+      // A message the history holds now is shown from it (where it is, or waiting: see transcript.ts).
+      const stored = new Set(fresh.map((message) => message.id));
+      setOutgoing((all) => all.filter((item) => item.reply?.messageID === undefined || !stored.has(item.reply.messageID)));
       return { messages: fresh, busy: running };
     } catch (failure) {
       setProblem(describeError(failure));
