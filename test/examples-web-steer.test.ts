@@ -9,7 +9,7 @@ import { SqliteStorage } from "@lathe/storage";
 import { startServer, type RunningServer } from "../examples/server/src/server.ts";
 import { examplePermissions } from "../examples/shared/permission-rules.ts";
 import { gate, lastUserText, type Gate } from "./gated-turns.ts";
-import { ensureWebBuilt, launchBrowser, shot, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
+import { ensureWebBuilt, launchBrowser, overflowsSideways, shot, watchedPage, webDist, type WatchedPage } from "./web-browser.ts";
 
 // examples/web lets the user type while the agent works, in a real Chromium against examples/server
 // and a scripted model whose requests the test holds at known steps: Enter steers (the message shows
@@ -210,6 +210,14 @@ describe("examples/web: typing while the agent works", () => {
     await page.getByTestId("prompt").fill("Do this instead");
     await page.getByTestId("prompt").press("Enter");
     await waiting(page, "steer", "Do this instead").and(page.locator('[data-stored="true"]')).waitFor();
+    // On a phone the busy composer (box, switch, send, stop) still fits: nothing scrolls sideways.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const sidebar = page.getByTestId("sidebar");
+    await expect.poll(async () => (await sidebar.boundingBox())!.x + (await sidebar.boundingBox())!.width).toBeLessThanOrEqual(0); // the list slid away
+    expect(await overflowsSideways(page)).toBe(false);
+    expect((await page.getByTestId("stop").boundingBox())!.x + 40).toBeLessThanOrEqual(360);
+    await shot(page, "phone-steer-waiting");
+    await page.setViewportSize({ width: 1100, height: 820 });
     await page.getByTestId("stop").click();
     await page.getByText("Answered it after the stop.").waitFor({ timeout: 10_000 });
     await idle(page);

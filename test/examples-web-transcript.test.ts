@@ -34,11 +34,13 @@ describe("examples/web's transcript", () => {
     const stored = [user("msg_01", "Refactor"), replay, user("msg_03", "keep it"), answer("msg_04", [text("Kept.")]), user("msg_05", "and the docs")];
     expect(shown(stored, streaming)).toEqual(["user: Refactor", "assistant: Reading.", "steered: keep it", "assistant: Kept.", "waiting: and the docs"]);
     // Before the replay's first chunk the running answer may come after the message it has not read.
+    // (An answer with nothing to show yet is left out: the chat says "Working…".)
     expect(shown([user("msg_01", "Refactor"), user("msg_05", "and the docs"), answer("msg_02", [])], { busy: true, streaming: false })).toEqual([
       "user: Refactor",
-      "assistant: ",
       "waiting: and the docs",
     ]);
+    // A stopped answer with nothing in it still says it was stopped.
+    expect(shown([user("msg_01", "Refactor"), answer("msg_02", [{ type: "step-start" }], "aborted")], { busy: false, streaming: false })).toEqual(["user: Refactor", "assistant: "]);
   });
 
   it("shows nothing waiting when no turn runs, or for a prompt the page just sent", () => {

@@ -75,8 +75,14 @@ export function Composer(props: {
           >
             {mode === "steer" ? "Steer" : "Queue"}
           </button>
-          <button type="submit" data-testid="send-while-busy" disabled={props.disabled || !text.trim()}>
-            {mode === "steer" ? "Send now" : "Send after"}
+          <button
+            type="submit"
+            className="send-busy"
+            data-testid="send-while-busy"
+            title={mode === "steer" ? "Send now: the agent reads it at its next step (Enter)" : "Send after: its own turn once this one ends (Enter)"}
+            disabled={props.disabled || !text.trim()}
+          >
+            Send
           </button>
           <button type="button" className="danger" data-testid="stop" title="Stop the run (Esc)" onClick={props.onStop}>
             Stop

@@ -63,14 +63,16 @@ const isStoredID = (id: string) => id.startsWith("msg_");
 
 /** An answer with steered messages in it, as answer, user message, answer...; any other message as itself. */
 function split(message: LatheUIMessage): TranscriptItem[] {
-  if (steersOf(message).length === 0) return [{ kind: "message", key: message.id, message, steered: false }];
+  // An answer (or a part of one) with nothing to show yet — a step's start only — is left out (the
+  // chat says "Working…" instead), unless it says how the answer ended (stopped, failed).
+  const ended = message.metadata?.finish === "aborted" || message.metadata?.error !== undefined;
+  const blank = (parts: LatheUIMessage["parts"], last: boolean) => message.role === "assistant" && parts.every((part) => part.type === "step-start") && !(last && ended);
+  if (steersOf(message).length === 0) return blank(message.parts, true) ? [] : [{ kind: "message", key: message.id, message, steered: false }];
   const items: TranscriptItem[] = [];
   let parts: LatheUIMessage["parts"] = [];
   const flush = (last: boolean) => {
-    // A segment with nothing to show (a step's start only) is left out, unless it is the last and
-    // says how the answer ended (stopped, failed): the last keeps the message's metadata.
-    const ended = message.metadata?.finish === "aborted" || message.metadata?.error !== undefined;
-    if (parts.every((part) => part.type === "step-start") && !(last && ended)) return;
+    // The last segment keeps the message's metadata.
+    if (blank(parts, last)) return;
     const { metadata: _metadata, ...rest } = message;
     items.push({ kind: "message", key: `${message.id}#${items.length}`, message: { ...(last ? message : rest), parts }, steered: false });
     parts = [];
