@@ -98,6 +98,17 @@ async function openAndFinish(held: Gate, lastText: string, requests: Record<numb
   for (const [index, text] of Object.entries(requests)) expect(lastUserText(model.calls[Number(index)]!), `request ${index}`).toBe(text);
   await expect.poll(() => conversation(page)).toEqual(shown);
 }
+/** In a new session, a prompt whose request `held` holds, and a message steered in and stored meanwhile. */
+async function steerInNewSession(prompt: string, held: Gate, steer: string): Promise<void> {
+  await page.getByTestId("new-session").click();
+  await page.getByTestId("empty-state").waitFor();
+  await page.getByTestId("prompt").fill(prompt);
+  await page.getByTestId("prompt").press("Enter");
+  await held.reached;
+  await page.getByTestId("prompt").fill(steer);
+  await page.getByTestId("prompt").press("Enter");
+  await waiting(page, "steer", steer).and(page.locator('[data-stored="true"]')).waitFor();
+}
 const activeSessionID = async (p: Page) => (await p.locator('[data-testid="sessions"] li.active').getAttribute("data-session-id"))!;
 
 describe("examples/web: typing while the agent works", () => {
@@ -169,14 +180,7 @@ describe("examples/web: typing while the agent works", () => {
   });
 
   it("a reload while a steered and a queued message wait loses neither and shows each once", { timeout: 60_000 }, async () => {
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("empty-state").waitFor();
-    await page.getByTestId("prompt").fill("Check the notes");
-    await page.getByTestId("prompt").press("Enter");
-    await reloadGate.reached;
-    await page.getByTestId("prompt").fill("Steer after reload");
-    await page.getByTestId("prompt").press("Enter");
-    await waiting(page, "steer", "Steer after reload").and(page.locator('[data-stored="true"]')).waitFor();
+    await steerInNewSession("Check the notes", reloadGate, "Steer after reload");
     // Alt+Enter queues, whatever the switch says.
     expect(await page.getByTestId("while-busy-mode").getAttribute("data-mode")).toBe("steer");
     await page.getByTestId("prompt").fill("Queued before reload");
@@ -202,14 +206,7 @@ describe("examples/web: typing while the agent works", () => {
   });
 
   it("Stop stops the turn; a steered message it had not read yet gets a turn of its own, which the page follows", async () => {
-    await page.getByTestId("new-session").click();
-    await page.getByTestId("empty-state").waitFor();
-    await page.getByTestId("prompt").fill("A long task");
-    await page.getByTestId("prompt").press("Enter");
-    await stopGate.reached;
-    await page.getByTestId("prompt").fill("Do this instead");
-    await page.getByTestId("prompt").press("Enter");
-    await waiting(page, "steer", "Do this instead").and(page.locator('[data-stored="true"]')).waitFor();
+    await steerInNewSession("A long task", stopGate, "Do this instead");
     // On a phone the busy composer (box, switch, send, stop) still fits: nothing scrolls sideways.
     await page.setViewportSize({ width: 360, height: 740 });
     const sidebar = page.getByTestId("sidebar");
