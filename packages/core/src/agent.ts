@@ -136,8 +136,8 @@ export class Agent {
       throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
     }
     if (busy) {
-      if (options.messageID !== undefined) {
-        throw new InvalidInputError("messageID cannot be given to a prompt that is steered or queued: its message gets its id when it is stored in order.");
+      if (options.messageID !== undefined && whileBusy === "queue") {
+        throw new InvalidInputError("messageID cannot be given to a prompt that is queued: its message gets its id when its turn comes, in order.");
       }
       if (whileBusy === "steer") assertSteerable(input, options);
       const run = whileBusy === "steer" ? this.runs.steer(this.runtime, sessionID, input, options, (event) => this.emit(event)) : this.runs.enqueue(this.runtime, sessionID, input, options, (event) => this.emit(event));

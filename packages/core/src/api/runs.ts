@@ -1,5 +1,5 @@
 import { createId, type QueuedPrompt } from "@lathe/message";
-import { AgentClosedError, NothingToResumeError, PromptDroppedError, SessionNotFoundError } from "../errors.js";
+import { AgentClosedError, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionNotFoundError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
 import { runTurn, type TurnRequest } from "../loop/prompt-loop.js";
 import { Run, type RunResult } from "../loop/run.js";
@@ -153,8 +153,12 @@ export class Runs {
         const agent = rt.steering.agentOf(sessionID) ?? DEFAULT_AGENT;
         const text = typeof input === "function" ? await input(agent, controller.signal) : input;
         if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
-        const { user, hookError } = await buildUserMessage(rt, sessionID, agent, text, options, controller.signal);
+        if (options.messageID !== undefined && (await rt.storage.getMessage(sessionID, options.messageID))) {
+          throw new InvalidInputError(`The session already has a message ${options.messageID}: a steered message is stored once.`);
+        }
+        const { user, hookError } = await buildUserMessage(rt, sessionID, agent, text, options, controller.signal, options.messageID !== undefined ? { id: options.messageID } : {});
         if (hookError !== undefined) throw hookError;
+        user.info.steered = true;
         if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
         await rt.updater.touch(sessionID, { messages: [user.info], parts: user.parts });
         self.markStored();
