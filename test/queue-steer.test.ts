@@ -8,6 +8,7 @@ import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/st
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQueue, type TurnQueue } from "@lathe/queue";
 import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
+import { until } from "./helpers.js";
 
 const texts = (message: MessageWithParts) => message.parts.flatMap((p) => (p.type === "text" && !p.text.startsWith("<environment>") ? [p.text] : []));
 
@@ -19,13 +20,6 @@ describe("@lathe/queue: steering a turn that runs on a worker", () => {
     const queue = createQueue({ connectionString: server.connectionString, schema, name: `steer_${schema}` });
     queues.push(queue);
     return queue;
-  };
-  const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error("timed out");
-      await new Promise((r) => setTimeout(r, 50));
-    }
   };
   /** A worker, the "HTTP process" queue and a host agent answering approvals, over one fresh schema. */
   const setup = async () => {
