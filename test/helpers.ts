@@ -69,3 +69,12 @@ export function chunkTool(fetched: number[]): Tool {
     },
   });
 }
+
+/** Polls `check` until it holds; throws (naming `what`) when it has not after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = "the condition", everyMs = 50): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

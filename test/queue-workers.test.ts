@@ -8,6 +8,7 @@ import { createQueue, queueNotes, type TurnQueue } from "@lathe/queue";
 import { PostgresStorage, startTestPostgres, type TestPostgres } from "@lathe/storage-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployTool, scriptedModel, STEP_USAGE } from "./fixtures/queue-agent.ts";
+import { until } from "./helpers.js";
 
 // The proof of @lathe/queue: worker processes on a real PostgreSQL and real pg-boss, killed at
 // random moments mid-turn, and every prompt still answered exactly once, in order.
@@ -58,13 +59,6 @@ describe("many worker processes on one PostgreSQL", () => {
     return worker;
   }
 
-  const until = async (check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   const texts = (m: MessageWithParts) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
   const stepTotals = (parts: Part[]) =>
     parts.reduce((t, p) => (p.type === "step-finish" ? { input: t.input + p.tokens.input, output: t.output + p.tokens.output } : t), { input: 0, output: 0 });

@@ -4,6 +4,7 @@ import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createQueue, type TurnQueue } from "@lathe/queue";
 import { deployTool, scriptedModel, workerAgent } from "./fixtures/queue-agent.ts";
+import { until } from "./helpers.js";
 
 describe("@lathe/queue in one process", () => {
   let server: TestPostgres;
@@ -13,13 +14,6 @@ describe("@lathe/queue in one process", () => {
     const queue = createQueue({ connectionString: server.connectionString, schema, name: `turns_${schema}`, ...extra });
     queues.push(queue);
     return queue;
-  };
-  const until = async (check: () => Promise<boolean>, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error("timed out");
-      await new Promise((r) => setTimeout(r, 50));
-    }
   };
 
   beforeAll(async () => {

@@ -13,7 +13,8 @@ import { createPermissionsApi, type PermissionsApi } from "./api/permissions-api
 import { Runs } from "./api/runs.js";
 import { createSessionsApi, type CreateSessionInput, type SessionsApi } from "./api/sessions-api.js";
 import { offeredTools, type TaskHost } from "./api/subagents.js";
-import { commandRequest } from "./api/command-runner.js";
+import { commandRequest, steeredCommandInput } from "./api/command-runner.js";
+import { commandArguments } from "./agents/command-template.js";
 import { commandsApi, skillsApi, type CommandsApi, type SkillsApi } from "./api/definitions-api.js";
 import { parseMode } from "./agents/permission-mode.js";
 import { SessionEventLog } from "./session/event-log.js";
@@ -135,8 +136,8 @@ export class Agent {
       throw new InvalidInputError(`outputRepairs must be a non-negative integer, got ${options.outputRepairs}.`);
     }
     if (busy) {
-      if (options.messageID !== undefined) {
-        throw new InvalidInputError("messageID cannot be given to a prompt that is steered or queued: its message gets its id when it is stored in order.");
+      if (options.messageID !== undefined && whileBusy === "queue") {
+        throw new InvalidInputError("messageID cannot be given to a prompt that is queued: its message gets its id when its turn comes, in order.");
       }
       if (whileBusy === "steer") assertSteerable(input, options);
       const run = whileBusy === "steer" ? this.runs.steer(this.runtime, sessionID, input, options, (event) => this.emit(event)) : this.runs.enqueue(this.runtime, sessionID, input, options, (event) => this.emit(event));
@@ -171,15 +172,34 @@ export class Agent {
    * {@link Run}. The run rejects (storing nothing) for an unknown command (`InvalidInputError`) or a
    * shell block that was denied or rejected (the permission engine's error).
    *
-   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here.
+   * When the session already runs a turn here, `options.whileBusy` (else the agent's, else
+   * `"reject"`) decides, as for {@link Agent.prompt}: `"queue"` stores the invocation on the session
+   * and expands it when its own turn comes; `"steer"` expands it now (its shell blocks asked under
+   * the running turn's agent) and steers the text into the running turn — refused with an
+   * `InvalidInputError` (the run rejects, nothing stored) for a `subtask` command or one naming its
+   * own agent or model, which need a turn of their own.
+   *
+   * @throws {@link SessionBusyError} synchronously when the session already runs a prompt here and
+   * `whileBusy` is `"reject"`.
    */
   command(sessionID: string, name: string, args?: string | string[], options: PromptOptions = {}): Run {
     this.assertOpen();
     if (options.limits !== undefined) parseLimits(options.limits, "limits of the prompt");
     if (options.mode !== undefined) parseMode(options.mode, "The prompt's mode");
     if (options.cache !== undefined) parseCache(options.cache, "The prompt's cache");
-    if (this.runs.has(sessionID)) throw new SessionBusyError(sessionID);
-    return this.start(sessionID, (signal) => commandRequest(this.runtime, sessionID, name, args, options, signal), options);
+    const whileBusy = parseWhileBusy(options.whileBusy ?? this.runtime.options.whileBusy ?? "reject", "whileBusy of the command");
+    if (!this.runs.has(sessionID)) return this.start(sessionID, (signal) => commandRequest(this.runtime, sessionID, name, args, options, signal), options);
+    if (whileBusy === "reject") throw new SessionBusyError(sessionID);
+    if (options.messageID !== undefined) {
+      throw new InvalidInputError("messageID cannot be given to a command that is steered or queued: its message gets its id when it is stored in order.");
+    }
+    const emit = (event: AgentEvent) => this.emit(event);
+    if (whileBusy === "steer") {
+      assertSteerable("", options);
+      return this.runs.steer(this.runtime, sessionID, (agent, signal) => steeredCommandInput(this.runtime, sessionID, name, args, agent, signal), options, emit);
+    }
+    const typed = `/${name.replace(/^\//, "")}${commandArguments(args).text ? ` ${commandArguments(args).text}` : ""}`;
+    return this.runs.enqueue(this.runtime, sessionID, typed, options, emit, { name, ...(args !== undefined ? { args } : {}) });
   }
 
   private start(sessionID: string, request: TurnRequest | ((signal: AbortSignal) => Promise<TurnRequest>), options: PromptOptions): Run {

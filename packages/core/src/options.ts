@@ -283,7 +283,9 @@ export interface PromptOptions<OUTPUT = unknown> {
   /**
    * The id the prompt's user message is stored under (made with `createId("message")`), so a host
    * that may deliver a prompt twice (a queue) can tell whether it is stored already. A prompt whose
-   * id the session already has is refused with `InvalidInputError`.
+   * id the session already has is refused with `InvalidInputError`. A steered prompt
+   * (`whileBusy: "steer"`) may be given one too (it is stored at once); a queued one may not (its
+   * message gets its id when its turn comes, so ids keep the session's order).
    */
   messageID?: string;
   /**

@@ -35,6 +35,11 @@ export const UserMessage = z.object({
    * after: what was sent stays byte for byte the same, so a provider's prompt cache keeps holding.
    */
   environment: z.string().optional(),
+  /**
+   * Set on a message sent while a turn ran and steered into it (`whileBusy: "steer"`): the turn
+   * answering it began before it, so a later user message like this one does not end that turn.
+   */
+  steered: z.boolean().optional(),
 });
 /** What the user said. */
 export type UserMessage = z.infer<typeof UserMessage>;

@@ -88,6 +88,16 @@ export const QueuedPrompt = z.object({
     limits: Limits.optional(),
     mode: PermissionModeName.optional(),
   }),
+  /**
+   * A command queued (`agent.command` with `whileBusy: "queue"`): expanded — its shell blocks run,
+   * its `@file` references read — when its turn comes; `input` is then what the user typed.
+   */
+  command: z
+    .object({
+      name: z.string(),
+      args: z.union([z.string(), z.array(z.string())]).optional(),
+    })
+    .optional(),
 });
 /** A prompt waiting for its own turn; see `Session.queue`. */
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;

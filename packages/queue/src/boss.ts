@@ -19,7 +19,9 @@ export interface PgBossInstance {
   getQueue(name: string): Promise<object | null>;
   createQueue(name: string, options?: { policy?: string; retryLimit?: number; retryDelay?: number; heartbeatSeconds?: number; expireInSeconds?: number; deadLetter?: string }): Promise<void>;
   send(name: string, data: object, options?: { singletonKey?: string }): Promise<string | null>;
-  findJobs(name: string, options?: { id?: string; key?: string; limit?: number }): Promise<BossJob[]>;
+  findJobs(name: string, options?: { id?: string; key?: string; data?: object; queued?: boolean; limit?: number }): Promise<BossJob[]>;
+  /** Completes jobs with an output; `includeQueued` completes jobs no worker took yet. */
+  complete(name: string, id: string, data?: object | null, options?: { includeQueued?: boolean }): Promise<unknown>;
   getDb(): {
     executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
     listen?(channel: string, onNotification: (payload: string) => void, onReconnect: () => void): Promise<{ close(): Promise<void> }>;

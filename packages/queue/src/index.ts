@@ -5,7 +5,7 @@
  *
  * @module @lathe/queue
  */
-export { createQueue, TurnQueue, type QueueOptions, type QueueSubscribeOptions, type DeadLetter } from "./queue.js";
+export { createQueue, TurnQueue, type QueueOptions, type QueueSubscribeOptions, type DeadLetter, type EnqueueOptions } from "./queue.js";
 export type { MakeAgent, Worker, WorkerContext, WorkOptions } from "./worker.js";
 export { QueuedPromptOptions, type TurnJob, type TurnOutcome } from "./jobs.js";
 export { QUEUE_METADATA_KEY, queueNotes } from "./prompt-ids.js";

@@ -19,12 +19,17 @@ export const QueuedPromptOptions = z.object({
 /** The options of a queued prompt (no `signal`: abort with `queue.abort(sessionID)`). */
 export type QueuedPromptOptions = z.infer<typeof QueuedPromptOptions>;
 
-/** A prompt to answer. */
+/**
+ * A prompt to answer. With `steer`, it was sent to join the session's running turn
+ * (`whileBusy: "steer"`): the worker running that turn steers it in under `steer.messageID` (made
+ * when it was sent); when no turn takes it, it is answered by a turn of its own, in its place.
+ */
 export const PromptJob = z.object({
   kind: z.literal("prompt"),
   sessionID: z.string().min(1),
   input: z.union([z.string(), z.array(PromptPart)]),
   options: QueuedPromptOptions.default({}),
+  steer: z.object({ messageID: z.string().regex(/^msg_[0-9A-Za-z]{1,64}$/) }).optional(),
 });
 
 /** A turn to resume once its approvals are answered (answers given in another process travel with it). */
@@ -34,6 +39,9 @@ export const ResumeJob = z.object({
   answers: z.array(z.object({ requestID: z.string(), reply: z.union([z.enum(["once", "always", "reject"]), z.object({ reject: z.string() })]) })).default([]),
 });
 
+/** A prompt job's data; see {@link PromptJob}. */
+export type PromptJob = z.infer<typeof PromptJob>;
+
 export const TurnJob = z.discriminatedUnion("kind", [PromptJob, ResumeJob]);
 /** The data of a job of the turn queue. */
 export type TurnJob = z.infer<typeof TurnJob>;
@@ -42,6 +50,8 @@ export type TurnJob = z.infer<typeof TurnJob>;
 export type TurnOutcome =
   | { state: "answered"; messageID?: string; worker?: string }
   | { state: "waiting"; requestID: string; worker?: string }
+  /** A steered prompt the running turn took: stored as `messageID`, answered by that turn. */
+  | { state: "steered"; messageID: string; worker?: string }
   | { state: "failed"; reason: string }
   /** Refused before anything ran: an answer to another session's request, a prompt the agent does not accept. */
   | { state: "refused"; reason: string }

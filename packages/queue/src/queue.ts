@@ -1,4 +1,5 @@
 import type { AgentEvent, HandOffReply, PromptInput } from "@lathe/core";
+import { createId } from "@lathe/message";
 import { PostgresEventLog, type LoggedEvent } from "@lathe/storage-postgres";
 import { PgBoss } from "pg-boss";
 import type { BossJob, PgBossInstance } from "./boss.js";
@@ -51,6 +52,18 @@ interface DeadLetterData {
 
 /** The channel workers listen on for `abort(sessionID)`. */
 export const abortChannel = (schema: string) => `${schema}_abort`.toLowerCase();
+
+/** The channel workers listen on for prompts steered into a session's running turn. */
+export const steerChannel = (schema: string) => `${schema}_steer`.toLowerCase();
+
+/** Options of {@link TurnQueue.enqueuePrompt}: the prompt's JSON-able options, and what it does when the session is busy. */
+export interface EnqueueOptions extends QueuedPromptOptions {
+  /**
+   * `"queue"` (default): a turn of its own after the session's earlier prompts. `"steer"`: joins the
+   * turn the session runs now, on whichever worker (see {@link TurnQueue.enqueuePrompt}).
+   */
+  whileBusy?: "queue" | "steer";
+}
 
 /**
  * Agent turns as durable pg-boss jobs, shared by any number of processes: HTTP processes enqueue
@@ -120,15 +133,33 @@ export class TurnQueue {
   }
 
   /**
-   * Queues a prompt to a session; returns the job id. Prompts to one session are answered one at a
-   * time, in the order they were enqueued, by whichever worker is free.
+   * Sends a prompt to a session; returns the job id, once the job is stored (it survives any crash
+   * from then on). Prompts to one session are answered one at a time, in the order they were
+   * enqueued, by whichever worker is free: this queue is the session's queue of prompts
+   * (`whileBusy: "queue"`, the default).
+   *
+   * With `whileBusy: "steer"` the prompt joins the turn the session runs now, on whichever worker
+   * runs it: that worker stores it at once and the turn's next model request carries it, as
+   * `agent.prompt`'s steer does in one process; the job's outcome is then `steered`. When no turn
+   * takes it (none runs, or the turn ends first) it is answered by a turn of its own, in its place in
+   * the queue. A steered prompt cannot carry turn options (`agent`, `system`, `maxSteps`, `limits`).
    */
-  async enqueuePrompt(sessionID: string, input: PromptInput, options: QueuedPromptOptions = {}): Promise<string> {
+  async enqueuePrompt(sessionID: string, input: PromptInput, options: EnqueueOptions = {}): Promise<string> {
     this.assertOpen();
     if (typeof sessionID !== "string" || sessionID === "") throw new TypeError("enqueuePrompt needs a session id.");
     if (typeof input === "string" ? input.trim() === "" : !Array.isArray(input) || input.length === 0) throw new TypeError("The prompt is empty.");
-    const job = TurnJob.parse({ kind: "prompt", sessionID, input, options: QueuedPromptOptions.parse(options) });
-    return this.send(job);
+    const { whileBusy = "queue", ...rest } = options;
+    if (whileBusy !== "queue" && whileBusy !== "steer") throw new TypeError(`whileBusy must be "queue" or "steer" for a queued prompt, got ${JSON.stringify(whileBusy)}.`);
+    const promptOptions = QueuedPromptOptions.parse(rest);
+    if (whileBusy === "steer" && Object.keys(promptOptions).length > 0) {
+      throw new TypeError(`A steered prompt joins the running turn, which keeps its own ${Object.keys(promptOptions).join(", ")}: queue it to give them.`);
+    }
+    const steer = whileBusy === "steer" ? { messageID: createId("message") } : undefined;
+    const job = TurnJob.parse({ kind: "prompt", sessionID, input, options: promptOptions, ...(steer ? { steer } : {}) });
+    const jobID = await this.send(job);
+    // The worker running the session's turn steers it in; one that misses this finds it at its next turn start.
+    if (steer) await this.boss.getDb().executeSql("SELECT pg_notify($1, $2)", [steerChannel(this.schema), JSON.stringify({ sessionID, jobID })]);
+    return jobID;
   }
 
   /** Queues the resume of a session's interrupted turn (answers given elsewhere travel with it); returns the job id. */

@@ -4,10 +4,10 @@ import { PostgresStorage } from "@lathe/storage-postgres";
 import type { BossJob } from "./boss.js";
 import { EventForwarder } from "./event-forwarder.js";
 import { FencedStorage } from "./fenced-storage.js";
-import { TurnJob, type TurnOutcome } from "./jobs.js";
+import { PromptJob, TurnJob, type TurnOutcome } from "./jobs.js";
 import { giveUp } from "./give-up.js";
 import type { TurnQueue } from "./queue.js";
-import { abortChannel } from "./queue.js";
+import { abortChannel, steerChannel } from "./queue.js";
 import { startTurn } from "./start-turn.js";
 
 /** What a worker gives the host's agent factory: the agent must use this storage (the worker fences sessions through it). */
@@ -51,6 +51,14 @@ export interface Worker {
 interface ActiveTurn {
   run: Run | undefined;
   handedBack: boolean;
+  /** Runs of prompts steered into the session's turn here (their jobs, but for the job's own, completed as `steered`). */
+  steers: Run[];
+  /** Steered jobs this turn has looked at, so none is steered twice. */
+  seen: Set<string>;
+  /** The chain of looks for steered jobs: one at a time, in the order their jobs were sent. */
+  sweeping: Promise<void>;
+  /** Set when the turn ends or is fenced here: no more prompts are steered into it. */
+  closed: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,13 +85,65 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     },
     () => {},
   );
+  // A NOTIFY missed while reconnecting is made up for: each turn looks for steered jobs when it starts.
+  const steerListener = await db.listen?.(
+    steerChannel(queue.schema),
+    (payload) => {
+      const { sessionID } = JSON.parse(payload) as { sessionID: string };
+      const turn = active.get(sessionID);
+      if (turn) sweep(sessionID, turn);
+    },
+    () => {},
+  );
+
+  /** Looks for prompts steered at the session's turn, after those already being looked for. */
+  function sweep(sessionID: string, turn: ActiveTurn): Promise<void> {
+    turn.sweeping = turn.sweeping.then(() => steerWaiting(sessionID, turn)).catch(() => {});
+    return turn.sweeping;
+  }
+
+  /**
+   * Steers the session's waiting steered jobs into its running turn, oldest first: each message is
+   * stored under the id its job carries, then the job completed as `steered`. The session's job is
+   * active while its turn runs, so no worker takes these jobs meanwhile (`key_strict_fifo`); one not
+   * steered here — the turn ended, or was fenced — stays queued and is answered by a turn of its own.
+   */
+  async function steerWaiting(sessionID: string, turn: ActiveTurn): Promise<void> {
+    if (turn.closed || !turn.run) return;
+    const jobs = await queue.boss.findJobs(queue.name, { key: sessionID, data: { steer: {} }, queued: true });
+    for (const job of jobs) {
+      if (job.state !== "created" || turn.seen.has(job.id)) continue;
+      turn.seen.add(job.id);
+      const data = PromptJob.safeParse(job.data);
+      if (!data.success || !data.data.steer || data.data.sessionID !== sessionID) continue;
+      const { messageID } = data.data.steer;
+      if (await storage.getMessage(sessionID, messageID)) {
+        // Stored by a worker that stopped before it ended the job: the turn resumed here answers it.
+        await queue.boss.complete(queue.name, job.id, { state: "steered", messageID, worker: workID } satisfies TurnOutcome, { includeQueued: true });
+        continue;
+      }
+      // Checked and steered in one tick: the turn is still this job's.
+      if (turn.closed || storage.isFenced(sessionID) || !agent.isBusy(sessionID)) return;
+      const run = agent.prompt(sessionID, data.data.input, { whileBusy: "steer", messageID });
+      turn.steers.push(run);
+      run.catch(() => {});
+      try {
+        await run.stored;
+      } catch {
+        continue; // refused (a file: URL the host did not allow…): it fails again as a job of its own, and says why
+      }
+      // A fence may have dropped the write: the job stays queued; its own turn finds the message if it was stored.
+      if (storage.isFenced(sessionID)) return;
+      await queue.boss.complete(queue.name, job.id, { state: "steered", messageID, worker: workID } satisfies TurnOutcome, { includeQueued: true });
+    }
+  }
 
   async function handle(job: BossJob): Promise<TurnOutcome> {
     const data = TurnJob.parse(job.data);
     const { sessionID } = data;
     // The last claim of a turn whose workers kept dying: end it as failed rather than run it again.
     const poisoned = job.retryCount >= queue.maxAttempts;
-    const turn: ActiveTurn = { run: undefined, handedBack: false };
+    const turn: ActiveTurn = { run: undefined, handedBack: false, steers: [], seen: new Set(), sweeping: Promise.resolve(), closed: false };
     active.set(sessionID, turn);
     try {
       const deadline = Date.now() + (options.leaseWaitMs ?? 120_000);
@@ -113,27 +173,64 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     turn.run = started;
     const { sessionID } = data;
     let waiting: string | undefined;
-    let result: RunResult;
-    try {
-      for await (const event of started) {
+    /** Leaves the turn as stored, waiting for the answer to `requestID`, and frees this worker: the answer enqueues the resume. */
+    const park = async (requestID: string) => {
+      waiting = requestID;
+      // Steered messages being stored get stored first: the fence would drop them.
+      await Promise.allSettled(turn.steers.map((steer) => steer.stored));
+      storage.fence(sessionID);
+      turn.closed = true;
+      started.abort("waiting for approval");
+      // One the turn had not taken leaves its inbox (the removal is fenced: it stays stored for the resume).
+      for (const steer of turn.steers) steer.abort("waiting for approval");
+    };
+    const forwarded = new WeakSet<AgentEvent>();
+    /** Sends a run's events to the log (each event once, though the session's runs share them) and parks the turn at its first approval. */
+    const forward = async (run: Run) => {
+      for await (const event of run) {
+        if (forwarded.has(event)) continue;
+        forwarded.add(event);
         // Once fenced, what the abort records never happened as far as storage goes: only the status is true.
         if (!storage.isFenced(sessionID) || event.type === "session.status") forwarder.push(sessionID, event);
-        if (waiting === undefined && isOwnApproval(event, sessionID)) {
-          // Leave the turn as stored, waiting for its answer, and free this worker: the answer enqueues the resume.
-          waiting = event.request.id;
-          storage.fence(sessionID);
-          started.abort("waiting for approval");
-        }
+        if (waiting === undefined && isOwnApproval(event, sessionID)) await park(event.request.id);
       }
+    };
+    if (start.steer) {
+      // This job's own prompt, sent while the turn waits for approval: stored into it, and the turn
+      // left waiting (its request already asked) for the answer, which then goes on to the message.
+      const own = agent.prompt(sessionID, start.steer.input, { whileBusy: "steer", messageID: start.steer.messageID });
+      own.catch(() => {});
+      turn.steers.push(own);
+      const request = (await agent.permissions.pending(sessionID)).find((r) => r.sessionID === sessionID && r.tool);
+      if (request) await park(request.id);
+    } else void sweep(sessionID, turn);
+    let result: RunResult;
+    try {
+      await forward(started);
       result = await started;
     } catch (error) {
-      if (error instanceof NothingToResumeError) return { state: "nothing-to-resume" };
-      throw error;
+      if (error instanceof NothingToResumeError && turn.steers.length === 0) return { state: "nothing-to-resume" };
+      if (!(error instanceof NothingToResumeError)) throw error;
+      result = undefined as unknown as RunResult;
     }
+    // Steered messages the turn did not take are answered here by a turn of their own: the job stays
+    // active (holding the session) until they are.
+    for (let done = 0; ; done++) {
+      await turn.sweeping;
+      const steer = turn.steers[done];
+      if (!steer) break;
+      // A steered run aborted before its turn took it rejects, and its iterator with it.
+      await forward(steer).catch(() => {});
+      const answered = await steer.then((r) => r, () => undefined);
+      if (!result && answered) result = answered;
+    }
+    turn.closed = true;
     if (turn.handedBack) throw new Error(`Handed back: worker stopping while session ${sessionID} ran.`);
     await forwarder.flush(sessionID);
     const worker = workID;
-    return waiting !== undefined ? { state: "waiting", requestID: waiting, worker } : { state: "answered", messageID: result.info.parentID, worker };
+    if (waiting !== undefined) return { state: "waiting", requestID: waiting, worker };
+    if (!result) return { state: "nothing-to-resume" };
+    return start.steer ? { state: "steered", messageID: start.steer.messageID, worker } : { state: "answered", messageID: result.info.parentID, worker };
   }
 
   // Known once pg-boss registered the handler; jobs report it as the worker that ran them.
@@ -153,12 +250,15 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
       for (const [sessionID, turn] of active) {
         turn.handedBack = true;
         storage.fence(sessionID);
+        turn.closed = true;
         turn.run?.abort("worker stopping");
+        for (const steer of turn.steers) steer.abort("worker stopping");
       }
       while (active.size > 0) await sleep(20);
       await queue.boss.offWork(queue.name, { id: workID, wait: true }).catch(() => {});
       await forwarder.flush().catch(() => {});
       await listener?.close();
+      await steerListener?.close();
       await agent.close();
       await storage.close();
       process.off("SIGTERM", onSignal);

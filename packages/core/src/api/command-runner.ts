@@ -89,7 +89,7 @@ export async function commandRequest(
   args: string | readonly string[] | undefined,
   options: PromptOptions,
   signal: AbortSignal,
-): Promise<TurnRequest> {
+): Promise<Extract<TurnRequest, { kind: "prompt" }>> {
   const command = await findCommand(rt.commands, name);
   const session = await rt.storage.getSession(sessionID);
   if (!session) throw new SessionNotFoundError(sessionID);
@@ -97,6 +97,28 @@ export async function commandRequest(
   const made = await commandPrompt(rt, command, args, options, { sessionID, signal });
   if (typeof made.input === "string" && made.input.trim() === "") throw new InvalidInputError(`The command "${command.name}" expands to an empty prompt.`);
   return { kind: "prompt", input: made.input, options: made.options };
+}
+
+/**
+ * A command sent to a session whose turn runs, to be steered into it (`whileBusy: "steer"`): its
+ * template expanded now, its shell blocks asked under the rules of `agent` (the agent answering the
+ * running turn, which the message joins). A command that needs a turn of its own — a `subtask`, or
+ * one naming its own agent or model — is refused with an `InvalidInputError` saying to queue it.
+ */
+export async function steeredCommandInput(
+  rt: AgentRuntime,
+  sessionID: string,
+  name: string,
+  args: string | readonly string[] | undefined,
+  agent: string,
+  signal: AbortSignal,
+): Promise<PromptInput> {
+  const command = await findCommand(rt.commands, name);
+  const own = command.subtask ? "is a subtask" : command.model !== undefined ? "names its own model" : frontMatterAgent(command, isTrusted(rt.options.trust)) !== undefined ? "names its own agent" : undefined;
+  if (own) throw new InvalidInputError(`The command "${command.name}" ${own}, which needs a turn of its own: queue it (whileBusy: "queue") instead of steering it.`);
+  const made = await commandPrompt(rt, command, args, { agent }, { sessionID, signal });
+  if (typeof made.input === "string" && made.input.trim() === "") throw new InvalidInputError(`The command "${command.name}" expands to an empty prompt.`);
+  return made.input;
 }
 
 /** The bash tool shell blocks run with: the agent's own (its timeout, sandbox and environment), else the default one. */

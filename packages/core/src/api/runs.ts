@@ -1,5 +1,5 @@
 import { createId, type QueuedPrompt } from "@lathe/message";
-import { AgentClosedError, NothingToResumeError, PromptDroppedError, SessionNotFoundError } from "../errors.js";
+import { AgentClosedError, InvalidInputError, NothingToResumeError, PromptDroppedError, SessionNotFoundError } from "../errors.js";
 import type { AgentEvent } from "../events.js";
 import { runTurn, type TurnRequest } from "../loop/prompt-loop.js";
 import { Run, type RunResult } from "../loop/run.js";
@@ -8,6 +8,7 @@ import type { SteerEntry } from "../loop/steering.js";
 import { DEFAULT_AGENT } from "../loop/turn-common.js";
 import { buildUserMessage, dequeue } from "../loop/user-message.js";
 import type { PromptInput, PromptOptions } from "../options.js";
+import { commandRequest } from "./command-runner.js";
 
 /** A run waiting for, or holding, its session's turn. */
 interface Job {
@@ -82,12 +83,26 @@ export class Runs {
   }
 
   /**
-   * Queues a prompt after the session's running turn: stored on the session's queue at once (the
-   * run's `stored` resolves then), run in its own turn when those before it are done. Aborted before
-   * its turn, it leaves the queue and the run rejects with `PromptDroppedError`.
+   * Queues a prompt — or a command, expanded when its turn comes — after the session's running turn:
+   * stored on the session's queue at once (the run's `stored` resolves then), run in its own turn when
+   * those before it are done. Aborted before its turn, it leaves the queue and the run rejects with
+   * `PromptDroppedError`; a command whose expansion fails leaves the queue too.
    */
-  enqueue(rt: AgentRuntime, sessionID: string, input: PromptInput, options: PromptOptions, emit: (event: AgentEvent) => void): Run {
-    const entry: QueuedPrompt = { id: createId("queued"), time: Date.now(), input: typeof input === "string" ? [{ type: "text", text: input }] : input, options: storable(options) };
+  enqueue(
+    rt: AgentRuntime,
+    sessionID: string,
+    input: PromptInput,
+    options: PromptOptions,
+    emit: (event: AgentEvent) => void,
+    command?: QueuedCommand,
+  ): Run {
+    const entry: QueuedPrompt = {
+      id: createId("queued"),
+      time: Date.now(),
+      input: typeof input === "string" ? [{ type: "text", text: input }] : input,
+      options: storable(options),
+      ...(command ? { command } : {}),
+    };
     // The updater writes one session at a time, in call order: the stored queue keeps the calls' order.
     const written = rt.updater
       .update(sessionID, (session) => {
@@ -97,13 +112,14 @@ export class Runs {
         if (!session) throw new SessionNotFoundError(sessionID);
         run.markStored();
       });
+    const drop = () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined);
     const run = this.job(
       rt,
       sessionID,
       options,
       emit,
-      (signal, self, onBusy) => runTurn(rt, sessionID, { kind: "prompt", input, options, queuedID: entry.id, onStored: () => self.markStored() }, signal, onBusy),
-      { ready: written, drop: () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined) },
+      async (signal, self, onBusy) => runTurn(rt, sessionID, { ...(await queuedRequest(rt, sessionID, entry, options, signal, drop)), onStored: () => self.markStored() }, signal, onBusy),
+      { ready: written, drop },
     );
     return run;
   }
@@ -116,7 +132,13 @@ export class Runs {
    * removed from the session and the run rejects with `PromptDroppedError`; aborted after, it aborts
    * the turn answering it.
    */
-  steer(rt: AgentRuntime, sessionID: string, input: PromptInput, options: PromptOptions, emit: (event: AgentEvent) => void): Run {
+  steer(
+    rt: AgentRuntime,
+    sessionID: string,
+    input: PromptInput | ((agent: string, signal: AbortSignal) => Promise<PromptInput>),
+    options: PromptOptions,
+    emit: (event: AgentEvent) => void,
+  ): Run {
     const lane = this.lane(sessionID);
     const controller = linkedController(options.signal);
     lane.storing++;
@@ -127,8 +149,16 @@ export class Runs {
       });
       lane.steers.push(steer!);
       try {
-        const { user, hookError } = await buildUserMessage(rt, sessionID, DEFAULT_AGENT, input, options, controller.signal);
+        // Read (its `@file` references, a command's shell blocks) under the rules of the agent it joins.
+        const agent = rt.steering.agentOf(sessionID) ?? DEFAULT_AGENT;
+        const text = typeof input === "function" ? await input(agent, controller.signal) : input;
+        if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
+        if (options.messageID !== undefined && (await rt.storage.getMessage(sessionID, options.messageID))) {
+          throw new InvalidInputError(`The session already has a message ${options.messageID}: a steered message is stored once.`);
+        }
+        const { user, hookError } = await buildUserMessage(rt, sessionID, agent, text, options, controller.signal, options.messageID !== undefined ? { id: options.messageID } : {});
         if (hookError !== undefined) throw hookError;
+        user.info.steered = true;
         if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
         await rt.updater.touch(sessionID, { messages: [user.info], parts: user.parts });
         self.markStored();
@@ -332,8 +362,9 @@ export class Runs {
     for (const entry of left) {
       if (signal.aborted) break;
       const options: PromptOptions = { ...entry.options, ...(request.options.model ? { model: request.options.model } : {}) };
+      const drop = () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined);
       try {
-        result = await runTurn(rt, sessionID, { kind: "prompt", input: entry.input, options, queuedID: entry.id }, signal, onBusy);
+        result = await runTurn(rt, sessionID, await queuedRequest(rt, sessionID, entry, options, signal, drop), signal, onBusy);
       } catch (error) {
         // Answered or dropped elsewhere since it was read: nothing to do for it.
         if (!(error instanceof PromptDroppedError)) throw error;
@@ -341,6 +372,32 @@ export class Runs {
     }
     if (!result) throw new NothingToResumeError(sessionID);
     return result;
+  }
+}
+
+/** A command queued on a session: expanded when its turn comes. */
+export type QueuedCommand = NonNullable<QueuedPrompt["command"]>;
+
+/**
+ * The turn a queue entry asks for: its prompt, or its command expanded now (the shell blocks run
+ * when the turn comes, not when it was queued). A command that cannot be expanded (denied, renamed
+ * since) leaves the queue, with its error, rather than failing every resume after.
+ */
+async function queuedRequest(
+  rt: AgentRuntime,
+  sessionID: string,
+  entry: QueuedPrompt,
+  options: PromptOptions,
+  signal: AbortSignal,
+  drop: () => Promise<void>,
+): Promise<TurnRequest & { kind: "prompt" }> {
+  if (!entry.command) return { kind: "prompt", input: entry.input, options, queuedID: entry.id };
+  try {
+    const expanded = await commandRequest(rt, sessionID, entry.command.name, entry.command.args, options, signal);
+    return { ...expanded, queuedID: entry.id };
+  } catch (error) {
+    await drop().catch(() => {});
+    throw error;
   }
 }
 

@@ -59,6 +59,7 @@ export async function drive(
   const trace = rt.tracing.turn(session.id, options.agent ?? recorder.message.agent, () => promptText(priorMessages));
   const plan = planTurn(rt, writer, session, options, signal, trace);
   const trees = new StepTrees(rt.snapshots);
+  rt.steering.enter(session.id, plan.agentName);
   try {
     if (options.output) {
       plan.output = await structuredOutput(options.output, options.outputRepairs);
@@ -75,6 +76,7 @@ export async function drive(
   } catch (error) {
     if (!signal.aborted) fail(rt, turn.recorder, toMessageError(error));
   } finally {
+    rt.steering.leave(session.id);
     if (rt.budgets.get(session.id) === plan.budget) rt.budgets.delete(session.id);
   }
   // Snapshots still being taken land on their parts before the message is closed.

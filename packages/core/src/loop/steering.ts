@@ -14,6 +14,23 @@ export interface SteerEntry {
  */
 export class SteerInbox {
   private readonly waiting = new Map<string, SteerEntry[]>();
+  /** The agent answering each session's running turn: a steered message is read under its rules. */
+  private readonly agents = new Map<string, string>();
+
+  /** Notes the agent of the session's running turn (until {@link leave}). */
+  enter(sessionID: string, agent: string): void {
+    this.agents.set(sessionID, agent);
+  }
+
+  /** The session's turn ended. */
+  leave(sessionID: string): void {
+    this.agents.delete(sessionID);
+  }
+
+  /** The agent answering the session's running turn, if one runs. */
+  agentOf(sessionID: string): string | undefined {
+    return this.agents.get(sessionID);
+  }
 
   /** Adds a stored message for the session's running turn. */
   add(sessionID: string, message: MessageWithParts): SteerEntry {
