@@ -86,4 +86,31 @@ describe("examples/server worker mode", () => {
     await until(watch, (e) => e.event === "message.updated" && e.data.message.role === "assistant" && e.data.message.time.completed !== undefined && e.data.message.finish === "stop");
     await watch.return(undefined);
   });
+
+  it("a message typed while a worker runs the turn is steered into it through the queue; a queued one gets its own turn after", { timeout: 30_000 }, async () => {
+    const [a, b] = http as [RunningServer, RunningServer];
+    const session = await json(post(`${a.url}/sessions`, {}));
+    const watch = events(await api(`${a.url}/sessions/${session.id}/events?after=0`));
+    void post(`${a.url}/sessions/${session.id}/prompt`, { text: "run: sleep 1" });
+    // The worker runs the command; this process runs nothing of the turn.
+    await until(watch, (e) => e.event === "message.part.updated" && e.data.part.type === "tool" && e.data.part.state.status === "running");
+    const steered = await json(post(`${b.url}/chat/${session.id}/messages`, { text: "use staging instead" }));
+    expect(steered).toEqual({ delivery: "steer", jobID: expect.any(String) });
+    const queued = await json(post(`${b.url}/chat/${session.id}/messages`, { text: "then report", whileBusy: "queue" }));
+    expect(queued).toEqual({ delivery: "queue", jobID: expect.any(String) });
+    await watch.return(undefined);
+    const texts = async () => {
+      const { messages } = await json(api(`${a.url}/sessions/${session.id}`));
+      return (messages as { info: { role: string }; parts: { type: string; text?: string }[] }[]).map((m) => `${m.info.role}: ${m.parts.filter((p) => p.type === "text").map((p) => p.text).join(" ")}`);
+    };
+    // The steered message entered the running turn after the command's result; the queued one had a turn of its own after it.
+    await expect.poll(texts, { timeout: 15_000 }).toEqual([
+      expect.stringMatching(/^user: run: sleep 1/),
+      "assistant: running for run: sleep 1",
+      "user: use staging instead",
+      "assistant: answer to use staging instead",
+      "user: then report",
+      "assistant: answer to then report",
+    ]);
+  });
 });

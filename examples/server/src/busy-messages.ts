@@ -4,6 +4,7 @@
 // it, so a page can show it as waiting until the turn takes it.
 import { z } from "zod";
 import { InvalidInputError, type Agent, type AgentEvent } from "@lathe/core";
+import type { TurnQueue } from "@lathe/queue";
 
 /**
  * The body of `POST /chat/:id/messages`: the text only (the server keeps choosing the agent, its
@@ -30,14 +31,23 @@ export interface BusyMessageReply {
   messageID?: string;
   /** The queue entry of a queued prompt; absent when its turn began before the reply was made. */
   queuedID?: string;
+  /**
+   * Worker mode, when this process runs no turn of the session: the message went to the job queue
+   * (`enqueuePrompt` with `whileBusy`), and this is its job. A worker running the session's turn
+   * steers it in (or runs it after, queued); with no turn running, a worker answers it with a turn
+   * of its own. Its stored message is seen in the history and the session's stream.
+   */
+  jobID?: string;
 }
 
 /**
- * Sends a message to a session whether or not it runs a turn (in this process), and resolves once
- * it is stored. Nothing waits for the answer: the turn belongs to the server.
+ * Sends a message to a session whether or not it runs a turn, and resolves once it is stored (a
+ * job of the queue is stored too). Nothing waits for the answer: the turn belongs to the server.
+ * With a `queue` (worker mode), a session this process runs no turn of is handed to the queue.
  */
-export async function sendBusyMessage(agent: Agent, sessionID: string, { text, whileBusy }: BusyMessage): Promise<BusyMessageReply> {
+export async function sendBusyMessage(agent: Agent, sessionID: string, { text, whileBusy }: BusyMessage, queue?: TurnQueue): Promise<BusyMessageReply> {
   if (text.trim() === "") throw new InvalidInputError("The message has no text.");
+  if (queue && !agent.isBusy(sessionID)) return { delivery: whileBusy, jobID: await queue.enqueuePrompt(sessionID, text, { whileBusy }) };
   // The queue's entries before this one, to find this one's id among them after.
   const queuedBefore = whileBusy === "queue" ? new Set((await agent.sessions.get(sessionID))?.queue?.map((entry) => entry.id)) : undefined;
   const busy = agent.isBusy(sessionID);

@@ -120,7 +120,7 @@ export function addChatRoutes(app: Hono, { agent, afterReply, queue }: ChatRoute
   // An idle session answers it with a turn at once. Replies once the message is stored.
   app.post("/chat/:id/messages", async (c) => {
     const sessionID = await existingSessionOf(c.req.param("id"));
-    return c.json(await sendBusyMessage(agent, sessionID, await readBody(c, BusyMessage)));
+    return c.json(await sendBusyMessage(agent, sessionID, await readBody(c, BusyMessage), queue));
   });
 
   // Answers approvals of this chat's session (or its subagents'): allow once or always, reject, or

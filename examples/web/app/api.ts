@@ -35,6 +35,8 @@ export interface BusyMessageReply {
   delivery: WhileBusy | "turn";
   messageID?: string;
   queuedID?: string;
+  /** Worker mode: the job that carries the message to the worker running the session. */
+  jobID?: string;
 }
 
 /** One answer to an approval request. */

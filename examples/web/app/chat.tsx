@@ -117,13 +117,17 @@ export function Chat(props: {
       const { session: now, busy: running } = await api.session(id);
       const [fresh, pending] = await Promise.all([api.messages(id), api.pending(id)]);
       const stillQueued = new Set(now.queue?.map((queued) => queued.id));
-      setOutgoing((all) => all.filter((item) => item.reply?.delivery !== "queue" || (item.reply.queuedID !== undefined && stillQueued.has(item.reply.queuedID))));
+      const onQueue = (reply: BusyMessageReply) => reply.jobID !== undefined || (reply.queuedID !== undefined && stillQueued.has(reply.queuedID));
+      setOutgoing((all) => all.filter((item) => item.reply?.delivery !== "queue" || onQueue(item.reply)));
       if (attached.current) return; // a stream took over meanwhile: it is fresher
       setPermissions((known) => ({ ...known, ...Object.fromEntries(pending.map((p) => [p.id, p])) }));
       setMessages(fresh);
-      // A message the history holds now is shown from it (where it is, or waiting: see transcript.ts).
+      // A message the history holds now is shown from it (where it is, or waiting: see transcript.ts);
+      // one a worker took (worker mode: known by its job only) is in it once nothing runs.
       const stored = new Set(fresh.map((message) => message.id));
-      setOutgoing((all) => all.filter((item) => item.reply?.messageID === undefined || !stored.has(item.reply.messageID)));
+      setOutgoing((all) =>
+        all.filter((item) => (item.reply?.messageID === undefined ? !(item.reply?.jobID !== undefined && !running) : !stored.has(item.reply.messageID))),
+      );
       return { messages: fresh, busy: running };
     } catch (failure) {
       setProblem(describeError(failure));
@@ -198,8 +202,8 @@ export function Chat(props: {
           // Queued with no entry left: its turn has begun already, and the history shows it.
           const gone = reply.delivery === "queue" && reply.queuedID === undefined;
           setOutgoing((all) => (gone ? all.filter((item) => item.key !== key) : all.map((item) => (item.key === key ? { ...item, reply } : item))));
-          // The turn had ended: the message started one of its own.
-          if (reply.delivery === "turn" && !attached.current) void follow();
+          // The turn had ended: the message started one of its own (or a worker runs it): follow it.
+          if ((reply.delivery === "turn" || reply.jobID !== undefined) && !attached.current) void follow();
         })
         .catch((failure: unknown) => {
           setOutgoing((all) => all.filter((item) => item.key !== key));
