@@ -113,4 +113,28 @@ describe("examples/server worker mode", () => {
       "assistant: answer to then report",
     ]);
   });
+
+  it("a message typed while the turn waits for approval joins it: the approval still works, then the model reads the message", { timeout: 30_000 }, async () => {
+    const [a, b] = http as [RunningServer, RunningServer];
+    const session = await json(post(`${a.url}/sessions`, {}));
+    const stream = events(await post(`${a.url}/sessions/${session.id}/prompt`, { text: "ask: prod/api" }));
+    const waiting = await until(stream, (e) => e.event === "waiting");
+    expect(await json(post(`${b.url}/chat/${session.id}/messages`, { text: "also check staging" }))).toEqual({ delivery: "steer", jobID: expect.any(String) });
+    const texts = async () => {
+      const { messages } = await json(api(`${a.url}/sessions/${session.id}`));
+      return (messages as { info: { role: string }; parts: { type: string; text?: string; state?: { status: string } }[] }[]).map(
+        (m) => `${m.info.role}: ${m.parts.map((p) => (p.type === "text" ? p.text : p.type === "tool" ? `[${p.state!.status}]` : "")).filter(Boolean).join(" ")}`,
+      );
+    };
+    // Stored with the waiting turn, which still waits for the same request.
+    await expect.poll(texts, { timeout: 10_000 }).toEqual(["user: ask: prod/api", "assistant: deploying for ask: prod/api [running]", "user: also check staging"]);
+    expect((await json(api(`${b.url}/sessions/${session.id}/permissions`))).map((r: { id: string }) => r.id)).toEqual([waiting.data.requestID]);
+    expect((await post(`${b.url}/sessions/${session.id}/permissions/${waiting.data.requestID}`, { reply: "once" })).status).toBe(204);
+    await expect.poll(texts, { timeout: 15_000 }).toEqual([
+      "user: ask: prod/api",
+      "assistant: deploying for ask: prod/api [completed]",
+      "user: also check staging",
+      "assistant: answer to also check staging",
+    ]);
+  });
 });
