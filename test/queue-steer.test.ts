@@ -52,6 +52,8 @@ describe("@lathe/queue: steering a turn that runs on a worker", () => {
     const queue = open(`s${++n}`);
     await expect(queue.enqueuePrompt("ses_1", "hi", { whileBusy: "steer", agent: "plan" })).rejects.toThrow(/keeps its own agent/);
     await expect(queue.enqueuePrompt("ses_1", "hi", { whileBusy: "reject" as never })).rejects.toThrow(TypeError);
+    await expect(queue.enqueuePrompt("ses_1", "hi", { messageID: createId("message") })).rejects.toThrow(/steered prompt/);
+    await expect(queue.enqueuePrompt("ses_1", "hi", { whileBusy: "steer", messageID: "../x" })).rejects.toThrow(/createId/);
   });
 
   it("a prompt steered from another process during step 1 is in the next request of the turn on the worker, which goes on; its job ends as steered", { timeout: 60_000 }, async () => {
@@ -60,9 +62,10 @@ describe("@lathe/queue: steering a turn that runs on a worker", () => {
     const job = await client.enqueuePrompt(session.id, "run: sleep 2");
     // Step 1's tool call runs on the worker: the user types a correction.
     await until(async () => (await storage.listMessages(session.id)).some((m) => m.parts.some((p) => p.type === "tool" && p.state.status === "running")));
-    const steer = await client.enqueuePrompt(session.id, "no, use the other file", { whileBusy: "steer" });
+    const messageID = createId("message");
+    const steer = await client.enqueuePrompt(session.id, "no, use the other file", { whileBusy: "steer", messageID });
     const steered = await done(steer);
-    expect(steered).toMatchObject({ state: "steered", messageID: expect.stringMatching(/^msg_/) });
+    expect(steered).toMatchObject({ state: "steered", messageID });
     expect(await done(job)).toMatchObject({ state: "answered" });
     await until(() => finished(session.id));
     const messages = await storage.listMessages(session.id);

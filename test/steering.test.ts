@@ -105,12 +105,13 @@ describe("steering a running turn", () => {
     let agent!: Agent;
     let id = "";
     let steered: Run | undefined;
+    let steeredAt: Awaited<Run["stored"]> | undefined;
     const model = mockModel([
       () => echo(1),
       async () => {
         // Step 2 is streaming: the user types a correction.
         steered = agent.prompt(id, "no, use the other file", { whileBusy: "steer" });
-        await steered.stored;
+        steeredAt = await steered.stored;
         return echo(2);
       },
       () => echo(3),
@@ -144,6 +145,10 @@ describe("steering a running turn", () => {
     const history = await agent.sessions.messages(id);
     expect(history.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(history[3]!.info).toMatchObject({ role: "assistant", parentID: history[2]!.info.id });
+    // The steered run said where its message is stored; it is marked as steered.
+    expect(steeredAt).toEqual({ messageID: history[2]!.info.id });
+    expect(history[2]!.info).toMatchObject({ role: "user", steered: true });
+    expect(await run.stored).toEqual({ messageID: history[0]!.info.id });
     expect(history[1]!.info.role === "assistant" && history[1]!.info.time.completed).toBeTruthy();
     expect(history[1]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(2);
     expect(history[3]!.parts.filter((p) => p.type === "step-finish")).toHaveLength(3);
@@ -380,9 +385,11 @@ describe("queueing prompts behind a running turn", () => {
     const first = agent.prompt(id, "first");
     await first.stored;
     const queued = ["q1", "q2", "q3"].map((text) => agent.prompt(id, text));
-    await Promise.all(queued.map((run) => run.stored));
-    // Stored before any of them runs: on the session's queue, in order.
-    expect((await storage.getSession(id))?.queue?.map((e) => e.input)).toEqual([[{ type: "text", text: "q1" }], [{ type: "text", text: "q2" }], [{ type: "text", text: "q3" }]]);
+    const at = await Promise.all(queued.map((run) => run.stored));
+    // Stored before any of them runs: on the session's queue, in order, each run naming its entry.
+    const entries = (await storage.getSession(id))?.queue;
+    expect(entries?.map((e) => e.input)).toEqual([[{ type: "text", text: "q1" }], [{ type: "text", text: "q2" }], [{ type: "text", text: "q3" }]]);
+    expect(at).toEqual(entries!.map((e) => ({ queuedID: e.id })));
     held.open();
     const results = await Promise.all([first, ...queued]);
     expect(model.calls.map(lastUser)).toEqual(["first", "q1", "q2", "q3"]);

@@ -3,7 +3,7 @@
 // until the message is stored — a crash after it cannot lose the message — and says what became of
 // it, so a page can show it as waiting until the turn takes it.
 import { z } from "zod";
-import { InvalidInputError, type Agent, type AgentEvent } from "@lathe/core";
+import { InvalidInputError, type Agent } from "@lathe/core";
 import type { TurnQueue } from "@lathe/queue";
 
 /**
@@ -47,31 +47,11 @@ export interface BusyMessageReply {
  */
 export async function sendBusyMessage(agent: Agent, sessionID: string, { text, whileBusy }: BusyMessage, queue?: TurnQueue): Promise<BusyMessageReply> {
   if (text.trim() === "") throw new InvalidInputError("The message has no text.");
+  // Worker mode: the job is the message until a worker stores it (steered in, or a turn of its own).
   if (queue && !agent.isBusy(sessionID)) return { delivery: whileBusy, jobID: await queue.enqueuePrompt(sessionID, text, { whileBusy }) };
-  // The queue's entries before this one, to find this one's id among them after.
-  const queuedBefore = whileBusy === "queue" ? new Set((await agent.sessions.get(sessionID))?.queue?.map((entry) => entry.id)) : undefined;
   const busy = agent.isBusy(sessionID);
   const run = agent.prompt(sessionID, text, { whileBusy });
-  await run.stored;
-  if (busy && whileBusy === "queue") {
-    const entry = (await agent.sessions.get(sessionID))?.queue?.find((queued) => !queuedBefore!.has(queued.id) && queuedText(queued.input) === text);
-    return { delivery: "queue", ...(entry ? { queuedID: entry.id } : {}) };
-  }
-  const messageID = await storedUserMessage(run, sessionID);
+  const { messageID, queuedID } = await run.stored;
+  if (busy && whileBusy === "queue") return { delivery: "queue", ...(queuedID ? { queuedID } : {}) };
   return { delivery: busy ? "steer" : "turn", ...(messageID ? { messageID } : {}) };
-}
-
-function queuedText(input: readonly { type: string; text?: string }[]): string {
-  return input.flatMap((part) => (part.type === "text" && part.text !== undefined ? [part.text] : [])).join("\n");
-}
-
-/**
- * The id of the user message a run stored: its `message.updated` event, which the run emits right
- * after `run.stored` resolves and before any other event of its turn.
- */
-async function storedUserMessage(run: AsyncIterable<AgentEvent>, sessionID: string): Promise<string | undefined> {
-  for await (const event of run) {
-    if (event.type === "message.updated" && event.sessionID === sessionID && event.message.role === "user") return event.message.id;
-  }
-  return undefined;
 }

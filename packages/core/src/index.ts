@@ -5,7 +5,7 @@
  * @module @lathe/core
  */
 export { createAgent, Agent, type SessionsApi, type PermissionsApi, type CreateSessionInput } from "./agent.js";
-export { Run, type RunResult } from "./loop/run.js";
+export { Run, type RunResult, type StoredPrompt } from "./loop/run.js";
 export type {
   AgentOptions,
   ApproveFn,

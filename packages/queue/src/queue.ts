@@ -63,6 +63,13 @@ export interface EnqueueOptions extends QueuedPromptOptions {
    * turn the session runs now, on whichever worker (see {@link TurnQueue.enqueuePrompt}).
    */
   whileBusy?: "queue" | "steer";
+  /**
+   * With `whileBusy: "steer"`: the id the message is stored under when a running turn takes it (made
+   * with `createId("message")`; one is made when absent), so the sender can follow it — the UI
+   * stream's `data-steer` part names it. A steered job no turn takes is answered by a turn of its own,
+   * and its message then gets an id made when that turn starts.
+   */
+  messageID?: string;
 }
 
 /**
@@ -148,13 +155,16 @@ export class TurnQueue {
     this.assertOpen();
     if (typeof sessionID !== "string" || sessionID === "") throw new TypeError("enqueuePrompt needs a session id.");
     if (typeof input === "string" ? input.trim() === "" : !Array.isArray(input) || input.length === 0) throw new TypeError("The prompt is empty.");
-    const { whileBusy = "queue", ...rest } = options;
+    const { whileBusy = "queue", messageID, ...rest } = options;
     if (whileBusy !== "queue" && whileBusy !== "steer") throw new TypeError(`whileBusy must be "queue" or "steer" for a queued prompt, got ${JSON.stringify(whileBusy)}.`);
     const promptOptions = QueuedPromptOptions.parse(rest);
     if (whileBusy === "steer" && Object.keys(promptOptions).length > 0) {
       throw new TypeError(`A steered prompt joins the running turn, which keeps its own ${Object.keys(promptOptions).join(", ")}: queue it to give them.`);
     }
-    const steer = whileBusy === "steer" ? { messageID: createId("message") } : undefined;
+    if (messageID !== undefined && (whileBusy !== "steer" || !/^msg_[0-9A-Za-z]{1,64}$/.test(messageID))) {
+      throw new TypeError(`messageID is for a steered prompt, made by createId("message"); got ${JSON.stringify(messageID)} with whileBusy "${whileBusy}".`);
+    }
+    const steer = whileBusy === "steer" ? { messageID: messageID ?? createId("message") } : undefined;
     const job = TurnJob.parse({ kind: "prompt", sessionID, input, options: promptOptions, ...(steer ? { steer } : {}) });
     const jobID = await this.send(job);
     // The worker running the session's turn steers it in; one that misses this finds it at its next turn start.

@@ -77,7 +77,7 @@ export class Runs {
   ): Run {
     return this.job(rt, sessionID, options, emit, async (signal, self, onBusy) => {
       const turn = typeof request === "function" ? await request(signal) : request;
-      const noted: TurnRequest = turn.kind === "prompt" ? { ...turn, onStored: () => self.markStored() } : turn;
+      const noted: TurnRequest = turn.kind === "prompt" ? { ...turn, onStored: (messageID) => self.markStored({ messageID }) } : turn;
       return turn.kind === "resume" ? this.resume(rt, sessionID, noted, signal, onBusy) : runTurn(rt, sessionID, noted, signal, onBusy);
     });
   }
@@ -110,7 +110,7 @@ export class Runs {
       })
       .then((session) => {
         if (!session) throw new SessionNotFoundError(sessionID);
-        run.markStored();
+        run.markStored({ queuedID: entry.id });
       });
     const drop = () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined);
     const run = this.job(
@@ -118,7 +118,7 @@ export class Runs {
       sessionID,
       options,
       emit,
-      async (signal, self, onBusy) => runTurn(rt, sessionID, { ...(await queuedRequest(rt, sessionID, entry, options, signal, drop)), onStored: () => self.markStored() }, signal, onBusy),
+      async (signal, self, onBusy) => runTurn(rt, sessionID, { ...(await queuedRequest(rt, sessionID, entry, options, signal, drop)), onStored: (messageID) => self.markStored({ messageID }) }, signal, onBusy),
       { ready: written, drop },
     );
     return run;
@@ -161,7 +161,7 @@ export class Runs {
         user.info.steered = true;
         if (controller.signal.aborted) throw new PromptDroppedError(sessionID, controller.signal.reason);
         await rt.updater.touch(sessionID, { messages: [user.info], parts: user.parts });
-        self.markStored();
+        self.markStored({ messageID: user.info.id });
         rt.emit({ type: "message.updated", sessionID, message: structuredClone(user.info) });
         for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID, part: { ...part } });
         steer!.entry = rt.steering.add(sessionID, user);

@@ -24,8 +24,8 @@ import { modelRef } from "../context/model-info.js";
 export interface StoreNotes {
   /** The queue entry the prompt was stored as (`whileBusy: "queue"`): removed as the message is stored; a turn whose entry is gone stores nothing. */
   queuedID?: string;
-  /** Called once the user message is stored. */
-  onStored?: () => void;
+  /** Called once the user message is stored, with its id. */
+  onStored?: (messageID: string) => void;
 }
 
 /** What a run does once it holds the session: answer a new prompt, or resume an interrupted turn. */
@@ -214,7 +214,7 @@ async function answer(
   } else {
     await rt.updater.touch(session.id, { messages: [user.info], parts: user.parts });
   }
-  stored.onStored?.();
+  stored.onStored?.(user.info.id);
   rt.emit({ type: "message.updated", sessionID: session.id, message: user.info });
   for (const part of user.parts) rt.emit({ type: "message.part.updated", sessionID: session.id, part });
 

@@ -15,6 +15,14 @@ export interface RunResult<OUTPUT = unknown> {
   output?: OUTPUT;
 }
 
+/** Where a run's prompt is stored; see {@link Run.stored}. */
+export interface StoredPrompt {
+  /** The id of the prompt's user message (a new or steered prompt). */
+  messageID?: string;
+  /** The id of its entry on `Session.queue` (a queued prompt, until its turn starts). */
+  queuedID?: string;
+}
+
 /**
  * One prompt being answered. Iterate it for this run's events, in order, as they happen; await it
  * for the final assistant message. Both can be done, in either order: events are kept from the
@@ -42,34 +50,36 @@ export class Run<OUTPUT = unknown> implements AsyncIterable<AgentEvent>, Promise
   /**
    * Resolves once the prompt's user message is stored — for a steered or queued prompt
    * (`whileBusy`), as soon as it is safe from a crash, long before it is answered: a host that
-   * acknowledges messages to its users can wait for this. Rejects when the run fails before storing
-   * it (the run rejects with the same error). A run that stores no message of its own (a resume, a
-   * compaction) resolves it when it ends.
+   * acknowledges messages to its users can wait for this. It resolves with where the prompt is
+   * stored: the user message's `messageID`, or — for a queued prompt, whose message is made when its
+   * turn starts — its `queuedID` on `Session.queue`. Rejects when the run fails before storing it
+   * (the run rejects with the same error). A run that stores no message of its own (a resume, a
+   * compaction) resolves it, empty, when it ends.
    */
-  readonly stored: Promise<void>;
-  private storedSettle!: { resolve: () => void; reject: (error: unknown) => void };
+  readonly stored: Promise<StoredPrompt>;
+  private storedSettle!: { resolve: (stored: StoredPrompt) => void; reject: (error: unknown) => void };
 
   /** @internal */
   constructor(sessionID: string, controller: AbortController, body: (run: Run<OUTPUT>) => Promise<RunResult<OUTPUT>>) {
     this.sessionID = sessionID;
     this.controller = controller;
-    this.stored = new Promise<void>((resolve, reject) => (this.storedSettle = { resolve, reject }));
+    this.stored = new Promise<StoredPrompt>((resolve, reject) => (this.storedSettle = { resolve, reject }));
     this.stored.catch(() => {});
     this.result = body(this).finally(() => {
       this.done = true;
       this.wake();
     });
     this.result.then(
-      () => this.storedSettle.resolve(),
+      () => this.storedSettle.resolve({}),
       (error: unknown) => this.storedSettle.reject(error),
     );
     // Awaiting is optional for hosts that only iterate; the rejection is still seen by `then`.
     this.result.catch(() => {});
   }
 
-  /** @internal The run's message is stored. */
-  markStored(): void {
-    this.storedSettle.resolve();
+  /** @internal The run's message is stored (the first call counts). */
+  markStored(stored: StoredPrompt): void {
+    this.storedSettle.resolve(stored);
   }
 
   /** @internal Delivers an event to this run's iterators. */
