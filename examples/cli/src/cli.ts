@@ -17,8 +17,11 @@ import { ApprovalPrompt, isPromptClosed, PromptInterruptedError } from "./approv
 import { createDemoWorkspace, DEMO_PROMPT, demoModel } from "./demo.ts";
 import { historyLines } from "./history-view.ts";
 import { Interrupts } from "./interrupts.ts";
+import { LiveFooter } from "./live-footer.ts";
 import { modelFromEnv } from "./model-from-env.ts";
+import { Turns } from "./turns.ts";
 import { TurnView } from "./turn-view.ts";
+import { TypeAhead } from "./type-ahead.ts";
 import { workspaceTrust } from "./workspace-trust.ts";
 import { examplePermissions } from "../../shared/permission-rules.ts";
 
@@ -115,11 +118,18 @@ const model: AgentOptions["model"] = fromEnv?.model ?? demoModel({ delayMs: Numb
 
 let agent: Agent | undefined;
 let exiting = false;
-const view = new TurnView(out);
+// In a terminal (not for one -p prompt) the user may type while the agent works: the turn's output
+// goes around a live footer with the input line.
+const interactive = !args.prompt && process.stdin.isTTY === true && out.isTTY === true;
+const screen = new LiveFooter(out);
+const view = new TurnView(out, interactive ? screen : undefined);
+let typeAhead: TypeAhead | undefined;
 const exit = async (code = 0) => {
   if (exiting) return;
   exiting = true;
   view.finish();
+  typeAhead?.stop();
+  screen.stop();
   interrupts.dispose();
   await agent?.close();
   await storage.close();
@@ -130,8 +140,14 @@ const exit = async (code = 0) => {
 const interrupts = new Interrupts({ onExit: () => void exit(130), onNotice: (text) => view.note(pc.yellow(text)) });
 const approvals = new ApprovalPrompt(out);
 
+/** Approvals being asked: while there is one, its menu has the terminal and the keys. */
+let asking = 0;
 const approve = async (request: Parameters<ApprovalPrompt["ask"]>[0], { signal }: { signal: AbortSignal }): Promise<PermissionReply> => {
   view.suspend();
+  if (asking++ === 0) {
+    screen.suspend();
+    typeAhead?.pause();
+  }
   if (typeof request.metadata.diff === "string" && request.tool) view.diffSeen(request.tool.callID);
   try {
     return await approvals.ask(request, signal);
@@ -140,6 +156,10 @@ const approve = async (request: Parameters<ApprovalPrompt["ask"]>[0], { signal }
     interrupts.press();
     return "reject";
   } finally {
+    if (--asking === 0) {
+      typeAhead?.resume();
+      screen.resume();
+    }
     view.resume();
   }
 };
@@ -159,44 +179,23 @@ const session = resumed ?? (await agent.sessions.create({ title: demo ? "Lathe d
 out.write(`${pc.bold("lathe")} ${pc.dim("— a coding agent built on Lathe")}\n`);
 out.write(pc.dim(`model ${fromEnv?.label ?? "offline demo (scripted; set ANTHROPIC_API_KEY, OPENAI_API_KEY or LATHE_BASE_URL for a real one)"}\n`));
 out.write(pc.dim(`workspace ${cwd} (${trust})\nsession ${session.id}${resumed ? " (resumed)" : ""} · agent ${args.agent}\n`));
-out.write(pc.dim("Ctrl+C stops a turn, twice exits.\n\n"));
+out.write(pc.dim(`Ctrl+C stops a turn, twice exits.${interactive ? " Type while the agent works: Enter steers the turn, Alt+Enter or /queue queues a turn." : ""}\n\n`));
 if (resumed) {
   const messages = await agent.sessions.messages(session.id);
   out.write(pc.dim(`${messages.length} message(s) in this session so far. Where it stopped:\n`));
   out.write(`${historyLines(messages).join("\n")}\n\n`);
 }
 
-/** Runs one prompt to the end, showing its events. */
-async function turn(text: string): Promise<void> {
-  const run = agent!.prompt(session.id, text, { agent: args.agent });
-  interrupts.watch(run);
-  view.startTurn();
-  try {
-    for await (const event of run) view.show(event);
-    const { info } = await run;
-    view.finish();
-    const stopped = info.finish === "aborted" || run.aborted;
-    if (stopped) out.write(pc.yellow("⏹ turn stopped\n"));
-    const saved = info.cacheSaved ? ` · cache saved $${info.cacheSaved.toFixed(4)}` : "";
-    out.write(pc.dim(`${usageLine(info.tokens, stopped, view.streamedChars)}${info.cost ? ` · $${info.cost.toFixed(4)}` : ""}${saved}\n\n`));
-  } catch (error) {
-    view.finish();
-    out.write(pc.red(`${(error as Error).message}\n\n`));
-  } finally {
-    interrupts.watch(undefined);
-  }
+const turns = new Turns({ agent, sessionID: session.id, agentName: args.agent, view, screen, interrupts });
+if (interactive) {
+  typeAhead = new TypeAhead(process.stdin, screen, { send: (text, mode) => turns.send(text, mode), interrupt: () => interrupts.press() });
+  turns.attach(typeAhead);
 }
-
-/**
- * The turn's tokens. A turn stopped mid-answer often has no usage from the provider (it comes with
- * the end of a step): then the output is estimated from what streamed (about four characters a token).
- */
-function usageLine(tokens: { input: number; output: number }, stopped: boolean, streamedChars: number): string {
-  const reported = `${tokens.input} in / ${tokens.output} out`;
-  if (!stopped || streamedChars === 0) return reported;
-  const estimate = Math.ceil(streamedChars / 4);
-  if (tokens.input === 0 && tokens.output === 0) return `input not reported / ~${estimate} out (estimated: stopped before the model reported its usage)`;
-  return `${reported} (the stopped step's usage was not reported: ~${estimate} out streamed in all, estimated)`;
+/** What the user typed during the last turn and did not send: the next prompt starts with it. */
+let unsent = "";
+/** Answers one prompt (and what the user sent meanwhile), showing its events. */
+async function turn(text: string): Promise<void> {
+  unsent = await turns.answer(text);
 }
 
 if (args.prompt) {
@@ -210,7 +209,8 @@ if (demo && !resumed) {
 while (!exiting) {
   let text: string;
   try {
-    text = await input({ message: pc.cyan("›"), theme: { prefix: "" } });
+    text = await input({ message: pc.cyan("›"), theme: { prefix: "" }, ...(unsent ? { default: unsent, prefill: "editable" as const } : {}) });
+    unsent = "";
   } catch (error) {
     if (isPromptClosed(error)) {
       interrupts.press();

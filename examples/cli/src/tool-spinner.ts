@@ -1,7 +1,10 @@
 // The running tool calls of a turn: a spinner with the newest call's title and elapsed time, and a
-// line per call when it ends (✔ or ✖). Several calls may run at once (reads run in parallel).
+// line per call when it ends (✔ or ✖). Several calls may run at once (reads run in parallel). Under a
+// live footer (the user may type while the agent works) the spinner is the footer's first line.
+import { stripVTControlCharacters } from "node:util";
 import pc from "picocolors";
 import yoctoSpinner, { type Spinner } from "yocto-spinner";
+import type { LiveFooter } from "./live-footer.ts";
 
 interface Active {
   label: string;
@@ -16,15 +19,20 @@ const ranFor = (call: Active) => (call.heldAt ?? Date.now()) - call.start;
 /** Seconds with one decimal, e.g. "1.4s". */
 export const elapsed = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
 export class ToolSpinner {
   private readonly active = new Map<string, Active>();
   private spinner: Spinner | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private paused = false;
+  private frame = 0;
   private readonly out: NodeJS.WriteStream;
+  private readonly live: LiveFooter | undefined;
 
-  constructor(out: NodeJS.WriteStream) {
+  constructor(out: NodeJS.WriteStream, live?: LiveFooter) {
     this.out = out;
+    this.live = live;
   }
 
   /** A call started or changed its label (its title arrived); `restart` starts its clock again (it began running). */
@@ -54,7 +62,7 @@ export class ToolSpinner {
     const ran = call ? ranFor(call) : 0;
     this.active.delete(id);
     this.stopSpinner();
-    this.out.write(`${ok ? pc.green("✔") : pc.red("✖")} ${label} ${pc.dim(elapsed(ran))}\n`);
+    this.print(`${ok ? pc.green("✔") : pc.red("✖")} ${label} ${pc.dim(elapsed(ran))}\n`);
     this.render();
     return ran;
   }
@@ -78,6 +86,7 @@ export class ToolSpinner {
 
   private render(): void {
     if (this.paused || this.active.size === 0) return this.stopSpinner();
+    if (this.live) return this.renderLive();
     const text = this.text();
     if (!this.spinner) {
       this.spinner = yoctoSpinner({ text, stream: this.out, handleSignals: false }).start();
@@ -87,6 +96,22 @@ export class ToolSpinner {
     } else {
       this.spinner.text = text;
     }
+  }
+
+  /** The spinner as the live footer's first line, turned by the ticker. */
+  private renderLive(): void {
+    const live = this.live!;
+    const draw = () => {
+      this.frame = (this.frame + 1) % FRAMES.length;
+      live.setStatus({ text: `${FRAMES[this.frame]} ${stripVTControlCharacters(this.text())}`, style: (text) => pc.cyan(text.slice(0, 1)) + text.slice(1) });
+    };
+    draw();
+    this.ticker ??= setInterval(draw, 100);
+  }
+
+  private print(text: string): void {
+    if (this.live) this.live.write(text);
+    else this.out.write(text);
   }
 
   private text(): string {
@@ -101,5 +126,6 @@ export class ToolSpinner {
     this.ticker = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
+    this.live?.setStatus(undefined);
   }
 }

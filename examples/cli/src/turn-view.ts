@@ -3,6 +3,7 @@
 import type { AgentEvent } from "@lathe/core";
 import pc from "picocolors";
 import { colorDiff } from "./diff-view.ts";
+import type { LiveFooter } from "./live-footer.ts";
 import { ToolSpinner } from "./tool-spinner.ts";
 import { WordWrap } from "./word-wrap.ts";
 
@@ -33,20 +34,32 @@ export class TurnView {
   private atLineStart = true;
   private streaming: "text" | "reasoning" | undefined;
   private readonly out: NodeJS.WriteStream;
+  /** The live footer the output goes around, in an interactive terminal. */
+  private readonly live: LiveFooter | undefined;
+  /** The text of the user messages seen, by message id: a steered one is shown where it enters the turn. */
+  private readonly userTexts = new Map<string, Map<string, string>>();
   /** Streamed text is wrapped at word boundaries to the terminal's width (not wrapped when not a terminal). */
   private readonly wrap: WordWrap;
   /** Characters of text and reasoning streamed since {@link startTurn}: an estimate when a stopped turn reports no usage. */
   private streamed = 0;
 
-  constructor(out: NodeJS.WriteStream) {
+  /** `live`: in an interactive terminal, the footer under the output (the spinner then draws in it). */
+  constructor(out: NodeJS.WriteStream, live?: LiveFooter) {
     this.out = out;
-    this.tools = new ToolSpinner(out);
+    this.live = live;
+    this.tools = new ToolSpinner(out, live);
     this.wrap = new WordWrap(() => (out.isTTY && out.columns ? out.columns : undefined));
   }
 
   /** Starts counting a new turn's streamed text. */
   startTurn(): void {
     this.streamed = 0;
+  }
+
+  /** The text of a user message this view saw (a steered one's, when it enters the turn). */
+  userText(messageID: string): string | undefined {
+    const parts = this.userTexts.get(messageID);
+    return parts && [...parts.values()].join(" ");
   }
 
   /** Characters of text and reasoning the model streamed this turn. */
@@ -57,12 +70,19 @@ export class TurnView {
   /** Shows one event. */
   show(event: AgentEvent): void {
     switch (event.type) {
+      case "message.updated":
+        if (event.message.role === "user" && !this.userTexts.has(event.message.id)) this.userTexts.set(event.message.id, new Map());
+        return;
       case "message.part.updated":
         return this.part(event.part, event.delta);
+      case "message.steered":
+        // The message the user typed during the turn, where the turn took it in.
+        this.note(`${pc.cyan("›")} ${this.userText(event.messageID) ?? ""}`);
+        return;
       case "session.error":
         this.endLine();
         this.tools.pause();
-        this.out.write(`${pc.red("error")} ${event.error.message}\n`);
+        this.print(`${pc.red("error")} ${event.error.message}\n`);
         this.tools.resume();
         return;
       case "session.status":
@@ -70,7 +90,7 @@ export class TurnView {
           this.endLine();
           const seconds = Math.max(0, Math.round((event.status.next - Date.now()) / 1000));
           // The status names the kind of failure and its cause (`Connection lost: terminated (ECONNRESET …)`).
-          this.out.write(pc.yellow(`${event.status.message}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
+          this.print(pc.yellow(`${event.status.message}: retrying in ${seconds} s (attempt ${event.status.attempt})\n`));
         }
         return;
       case "permission.asked": {
@@ -100,7 +120,7 @@ export class TurnView {
         this.tools.pause();
         for (const todo of event.todos) {
           const mark = todo.status === "completed" ? pc.green("☑") : todo.status === "in_progress" ? pc.yellow("◐") : "☐";
-          this.out.write(`  ${mark} ${todo.content}\n`);
+          this.print(`  ${mark} ${todo.content}\n`);
         }
         this.tools.resume();
         return;
@@ -134,11 +154,16 @@ export class TurnView {
   note(text: string): void {
     this.endLine();
     this.tools.pause();
-    this.out.write(`${text}\n`);
+    this.print(`${text}\n`);
     this.tools.resume();
   }
 
   private part(part: Part, delta: string | undefined): void {
+    const userParts = this.userTexts.get(part.messageID);
+    if (userParts) {
+      if (part.type === "text" && !part.synthetic) userParts.set(part.id, part.text);
+      return;
+    }
     if (part.type === "text" && delta && !part.synthetic) return this.stream("text", delta);
     if (part.type === "reasoning" && delta) return this.stream("reasoning", delta);
     if (part.type === "tool") return this.tool(part);
@@ -174,14 +199,20 @@ export class TurnView {
     this.tools.finish(part.id, true, toolLabel(part));
     this.tools.pause();
     const diff = typeof state.metadata.diff === "string" ? state.metadata.diff : "";
-    if (diff && !this.diffShown.has(part.callID)) this.out.write(`${colorDiff(diff)}\n`);
-    else if (part.tool === "bash") this.out.write(tail(state.output));
+    if (diff && !this.diffShown.has(part.callID)) this.print(`${colorDiff(diff)}\n`);
+    else if (part.tool === "bash") this.print(tail(state.output));
     this.tools.resume();
+  }
+
+  /** Writes output: around the live footer when there is one. */
+  private print(text: string): void {
+    if (this.live) this.live.write(text);
+    else this.out.write(text);
   }
 
   private write(text: string): void {
     if (text === "") return;
-    this.out.write(text);
+    this.print(text);
     this.atLineStart = text.endsWith("\n");
   }
 
@@ -189,7 +220,7 @@ export class TurnView {
     // The word the wrapper held back (the stream's last) is written before anything else.
     const held = this.wrap.flush();
     if (held) this.write(styled(this.streaming, held));
-    if (!this.atLineStart) this.out.write("\n");
+    if (!this.atLineStart) this.print("\n");
     this.atLineStart = true;
     this.wrap.reset();
   }

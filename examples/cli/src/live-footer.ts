@@ -1,0 +1,145 @@
+// The live lines at the bottom of the terminal while a turn runs: the running tool's spinner, the
+// messages waiting for the agent and the line the user types in. The turn's own output (the
+// transcript) keeps streaming above them: every write takes the footer away, writes, and draws it
+// again below, so a half-written line of the model's text goes on where it stopped.
+import { stripVTControlCharacters } from "node:util";
+
+/** One footer line: plain text (cut to the terminal's width) and how it is coloured. */
+export interface FooterLine {
+  text: string;
+  style?: (text: string) => string;
+}
+
+/** What the footer shows, top to bottom; the terminal's cursor stays on the input line. */
+interface Sections {
+  status: FooterLine | undefined;
+  notes: FooterLine[];
+  input: { line: FooterLine; cursor: number } | undefined;
+}
+
+/** Visible characters of a piece of terminal output (colours left out). */
+const visible = (text: string) => [...stripVTControlCharacters(text)].length;
+
+export class LiveFooter {
+  private readonly out: NodeJS.WriteStream;
+  private readonly sections: Sections = { status: undefined, notes: [], input: undefined };
+  /** Rows the footer takes on the screen now (0: not drawn). */
+  private rows = 0;
+  /** Where the transcript's cursor is on its line: the next write goes on there. */
+  private column = 0;
+  /** Between {@link start} and {@link stop}: writes go around the footer. */
+  private active = false;
+  /** While something else (an approval menu) owns the terminal: nothing is drawn. */
+  private suspended = false;
+
+  constructor(out: NodeJS.WriteStream) {
+    this.out = out;
+  }
+
+  /** The terminal's width, as the footer cuts its lines to. */
+  get columns(): number {
+    return this.out.columns || 80;
+  }
+
+  /** Starts drawing below the transcript, whose cursor is at the start of a line. */
+  start(): void {
+    this.active = true;
+    this.suspended = false;
+    this.column = 0;
+    this.redraw();
+  }
+
+  /** Takes the footer away for good (until the next {@link start}); its content is forgotten. */
+  stop(): void {
+    this.out.write(this.erase());
+    this.active = false;
+    this.sections.status = undefined;
+    this.sections.notes = [];
+    this.sections.input = undefined;
+  }
+
+  /** Takes the footer away while another prompt uses the terminal; that prompt ends at a line start. */
+  suspend(): void {
+    if (!this.active || this.suspended) return;
+    this.out.write(this.erase());
+    this.suspended = true;
+  }
+
+  /** Draws the footer again after {@link suspend}. */
+  resume(): void {
+    if (!this.active || !this.suspended) return;
+    this.suspended = false;
+    this.column = 0;
+    this.redraw();
+  }
+
+  /** Writes transcript output above the footer (straight through when the footer is not shown). */
+  write(text: string): void {
+    if (text === "") return;
+    if (!this.active || this.suspended) {
+      this.out.write(text);
+      return;
+    }
+    this.out.write(this.erase() + text + this.track(text) + this.draw());
+  }
+
+  /** The spinner's line, or none. */
+  setStatus(line: FooterLine | undefined): void {
+    this.sections.status = line;
+    this.redraw();
+  }
+
+  /** Lines about the messages waiting for the agent. */
+  setNotes(lines: FooterLine[]): void {
+    this.sections.notes = lines;
+    this.redraw();
+  }
+
+  /** The input line, with the cursor `cursor` characters into it; undefined hides it. */
+  setInput(line: FooterLine | undefined, cursor = 0): void {
+    this.sections.input = line ? { line, cursor } : undefined;
+    this.redraw();
+  }
+
+  private redraw(): void {
+    if (!this.active || this.suspended) return;
+    this.out.write(this.erase() + this.draw());
+  }
+
+  /** Follows the transcript's cursor across `text`; returns nothing to write (a chaining helper). */
+  private track(text: string): string {
+    const plain = stripVTControlCharacters(text);
+    const cut = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
+    this.column = cut >= 0 ? visible(plain.slice(cut + 1)) : this.column + visible(plain);
+    // A line longer than the terminal wrapped: the cursor is on its last row (at the very end when full).
+    const width = this.columns;
+    if (this.column > width) this.column = ((this.column - 1) % width) + 1;
+    return "";
+  }
+
+  /** The escape codes that remove the footer and put the cursor back at the transcript's end. */
+  private erase(): string {
+    if (this.rows === 0) return "";
+    const up = this.rows > 1 ? `\x1b[${this.rows - 1}A` : "";
+    this.rows = 0;
+    // The footer starts on the row below a half-written transcript line, else on its own row.
+    const back = this.column > 0 ? `\x1b[1A\x1b[${this.column + 1}G` : "";
+    return `\r${up}\x1b[J${back}`;
+  }
+
+  /** The footer's lines, each one row, with the cursor left on the input line. */
+  private draw(): string {
+    const { status, notes, input } = this.sections;
+    const lines = [...(status ? [status] : []), ...notes, ...(input ? [input.line] : [])];
+    if (lines.length === 0) return "";
+    const width = this.columns - 1;
+    const rows = lines.map((line) => {
+      const chars = [...line.text];
+      const text = chars.length > width ? `${chars.slice(0, Math.max(0, width - 1)).join("")}…` : line.text;
+      return line.style ? line.style(text) : text;
+    });
+    this.rows = rows.length;
+    const cursor = input ? `\x1b[${Math.min(input.cursor, width) + 1}G` : "";
+    return `${this.column > 0 ? "\n" : ""}${rows.join("\n")}${cursor}`;
+  }
+}
