@@ -1,0 +1,207 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SqliteStorage } from "@lathe/storage";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TmuxPane } from "./examples-tmux.js";
+import { serveLocally, type LocalServer } from "./local-server.ts";
+import { finishChunks, textChunks, toolCallChunks } from "./openai-server.ts";
+
+// examples/cli in a terminal (tmux), typing while the agent works: the model is the real
+// OpenAI-compatible provider pointed at a local server whose steps the test holds open, so the typing
+// happens at a known step, and whose request bodies show what the model was sent.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const main = join(root, "examples", "cli", "src", "main.ts");
+
+type Body = { messages: Array<{ role: string; content: unknown }> };
+type Send = (chunks: unknown[]) => void;
+/** One model step: what the server streams for a request (it may wait for the test first). */
+type Step = (body: Body, send: Send) => Promise<void> | void;
+
+/** A gate the test opens to let a held step finish. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+/** The text of a chat message's content, whatever its shape (a string or text parts). */
+const textOf = (content: unknown): string =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? "").join("") : "";
+
+/** The texts the user wrote in a request, in order (the environment and workspace listing Lathe adds left out). */
+const userTexts = (body: Body) =>
+  body.messages.filter((message) => message.role === "user").map((message) => textOf(message.content).replace(/<(environment|workspace)>[\s\S]*?<\/\1>/g, "").trim());
+
+let dir: string;
+let server: LocalServer | undefined;
+let pane: TmuxPane | undefined;
+let requests: Body[];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "lathe-cli-steer-"));
+  writeFileSync(join(dir, "notes.txt"), "the notes\n");
+  requests = [];
+});
+afterEach(async () => {
+  pane?.close();
+  pane = undefined;
+  await server?.close();
+  server = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the fake model with these steps and the CLI on it, in a terminal, and sends `prompt`. */
+async function start(steps: Step[], prompt = "start"): Promise<TmuxPane> {
+  server = await serveLocally(async (raw, res) => {
+    const body = JSON.parse(raw) as Body;
+    requests.push(body);
+    const step = steps[requests.length - 1];
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    const send: Send = (chunks) => {
+      for (const chunk of chunks) if (!res.destroyed) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    };
+    if (step) await step(body, send);
+    else send([...textChunks("(no more steps)"), ...finishChunks("stop")]);
+    if (!res.destroyed) res.end("data: [DONE]\n\n");
+  });
+  const env = [`LATHE_BASE_URL=${server.url}`, "LATHE_MODEL=local-model", "ANTHROPIC_API_KEY=", "OPENAI_API_KEY="];
+  const argv = ["env", ...env, process.execPath, main, "--db", join(dir, "cli.db"), "--cwd", dir, "--trust", "--yes"];
+  const started = new TmuxPane(argv, { cwd: root });
+  await started.waitFor("Ctrl+C stops a turn");
+  await sleep(500); // the prompt drops keys typed before it is drawn
+  started.type(prompt);
+  started.keys("Enter");
+  return started;
+}
+
+const read = (id: string): Step => (_body, send) => send([...toolCallChunks(id, "read", { path: "notes.txt" }), ...finishChunks("tool_calls")]);
+const say = (text: string): Step => (_body, send) => send([...textChunks(text), ...finishChunks("stop")]);
+/** Streams `first`, waits for the gate, then ends the step with `rest`. */
+const held = (first: string, opened: Promise<void>, rest: Step): Step => async (body, send) => {
+  send(textChunks(first));
+  await opened;
+  await rest(body, send);
+};
+
+describe("examples/cli: typing while the agent works", () => {
+  it("steers a line typed during step 2 into the running turn: queued until the next request, then shown where it entered", { timeout: 60_000 }, async () => {
+    const step2 = gate();
+    pane = await start([
+      (body, send) => send([...textChunks("Step one."), ...toolCallChunks("call_1", "read", { path: "notes.txt" }), ...finishChunks("tool_calls")]),
+      held("Step two, reading again.", step2.opened, read("call_2")),
+      (body, send) => send([...textChunks(`Heard: ${userTexts(body).at(-1)}.`), ...toolCallChunks("call_3", "read", { path: "notes.txt" }), ...finishChunks("tool_calls")]),
+      say("All done."),
+    ]);
+    await pane.waitFor("Step two, reading"); // its last word is held back until the line goes on
+    pane.type("use the other file");
+    await pane.waitFor("› use the other file");
+    pane.keys("Enter");
+    // Sent, not yet read by the model: shown as waiting in the footer, not in the transcript.
+    let screen = await pane.waitFor("↳ queued: use the other file (the agent reads it at its next step)");
+    expect(requests).toHaveLength(2);
+    step2.open();
+    screen = await pane.waitFor(/All done\.\n.*in \/ \d+ out/);
+    // The third request carries it as the newest user message, after step 2's tool result.
+    expect(requests).toHaveLength(4);
+    const third = requests[2]!;
+    expect(third.messages.at(-1)).toMatchObject({ role: "user" });
+    expect(textOf(third.messages.at(-1)!.content)).toContain("use the other file");
+    expect(third.messages.at(-2)).toMatchObject({ role: "tool" });
+    expect(userTexts(requests[1]!)).not.toContain("use the other file");
+    // In the transcript it stands where it entered the turn: after step 2's call, before step 3's answer.
+    expect(screen).toMatch(/Step two, reading again\.\n✔ read notes\.txt [^\n]*\n› use the other file\nHeard: use the other file\.\n✔ read notes\.txt/);
+    // The footer's marker is gone, and the turn went on as one turn: one usage line.
+    expect(screen).not.toContain("↳ queued");
+    expect(screen.match(/\d+ in \/ \d+ out/g)).toHaveLength(1);
+    // Stored as the session holds it: user → answer → user (the steered one) → answer.
+    pane.keys("C-c");
+    await sleep(100);
+    pane.keys("C-c");
+    await pane.waitFor("EXITED-130");
+    const storage = new SqliteStorage(join(dir, "cli.db"));
+    try {
+      const [session] = (await storage.listSessions({ limit: 1 })).sessions;
+      const messages = await storage.listMessages(session!.id);
+      expect(messages.map((message) => message.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("queues with /queue and Alt+Enter: each waits as queued, then gets its own turn, in order", { timeout: 60_000 }, async () => {
+    const first = gate();
+    pane = await start([
+      held("Working on the first.", first.opened, say(" First done.")),
+      (body, send) => send([...textChunks(`Second: ${userTexts(body).at(-1)}.`), ...finishChunks("stop")]),
+      (body, send) => send([...textChunks(`Third: ${userTexts(body).at(-1)}.`), ...finishChunks("stop")]),
+    ]);
+    await pane.waitFor("Working on the");
+    pane.type("/queue then the docs");
+    pane.keys("Enter");
+    pane.type("and the changelog");
+    pane.keys("M-Enter");
+    let screen = await pane.waitFor(/↳ queued: then the docs \(its own turn, after this one\)\n↳ queued: and the changelog \(its own turn, after this one\)/);
+    expect(requests).toHaveLength(1);
+    first.open();
+    screen = await pane.waitFor(/Third: and the changelog\.\n.*in \/ \d+ out/);
+    expect(requests.map((body) => userTexts(body).at(-1))).toEqual(["start", "then the docs", "and the changelog"]);
+    // Three turns, one after the other, each starting with its message.
+    expect(screen).toMatch(/Working on the first\. First done\.\n.*in \/ \d+ out[\s\S]*› then the docs\nSecond: then the docs\.\n.*in \/ \d+ out[\s\S]*› and the changelog\nThird: and the changelog\./);
+    const transcript = screen.slice(screen.indexOf("› start"));
+    expect(transcript).not.toContain("↳ queued");
+    expect(transcript).not.toContain("/queue");
+  });
+
+  it("Ctrl+C stops the turn and takes the waiting messages back into the input line; Enter sends them; twice exits", { timeout: 60_000 }, async () => {
+    const never = gate();
+    pane = await start([held("Thinking for a long time.", never.opened, say("never")), (body, send) => send([...textChunks(`Now: ${userTexts(body).at(-1)}.`), ...finishChunks("stop")])]);
+    await pane.waitFor("Thinking for a long");
+    pane.type("/queue later please");
+    pane.keys("Enter");
+    await pane.waitFor("↳ queued: later please");
+    pane.keys("C-c");
+    let screen = await pane.waitFor(/turn stopped\n.*out/);
+    expect(screen).toContain("1 message(s) not taken by the agent yet are back in the input line");
+    expect(screen).toContain("Interrupted. Press Ctrl+C again to exit.");
+    // Nothing answered it: no second request, and the prompt holds the message, ready to edit or send.
+    await pane.waitFor(/› later please\s*$/);
+    await sleep(300);
+    expect(requests).toHaveLength(1);
+    pane.keys("Enter");
+    screen = await pane.waitFor(/Now: later please\.\n.*in \/ \d+ out/);
+    expect(requests).toHaveLength(2);
+    expect(userTexts(requests[1]!).at(-1)).toBe("later please");
+    await sleep(2_100);
+    pane.keys("C-c");
+    await sleep(100);
+    pane.keys("C-c");
+    await pane.waitFor("EXITED-130");
+  });
+});
+
+describe("examples/cli: typing while an approval menu is shown", () => {
+  it("keys answer the menu; the text typed before it stays on the input line", { timeout: 60_000 }, async () => {
+    const demoDir = mkdtempSync(join(tmpdir(), "lathe-cli-steer-demo-"));
+    let workspace: string | undefined;
+    try {
+      pane = new TmuxPane(["env", "LATHE_DEMO_DELAY_MS=60", process.execPath, main, "--demo", "--db", join(demoDir, "cli.db")], { cwd: root });
+      await pane.waitFor("I'll run the tests first");
+      pane.type("draft");
+      await pane.waitFor("› draft");
+      await pane.waitFor("Reject with feedback");
+      pane.keys("Down", "Enter"); // allow always
+      let screen = await pane.waitFor("✔ allowed always (this session)");
+      // The menu took the keys: the line still holds only what was typed before it.
+      screen = await pane.waitFor(/✔ bash Run the tests[\s\S]*\n› draft/);
+      expect(screen).not.toContain("› draftB");
+      workspace = /workspace (\S+)/.exec(screen)![1]!;
+    } finally {
+      pane.close();
+      rmSync(demoDir, { recursive: true, force: true });
+      if (workspace) rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
