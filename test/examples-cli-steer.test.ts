@@ -54,7 +54,7 @@ afterEach(async () => {
 });
 
 /** Starts the fake model with these steps and the CLI on it, in a terminal, and sends `prompt`. */
-async function start(steps: Step[], prompt = "start"): Promise<TmuxPane> {
+async function start(steps: Step[], prompt = "start", width = 120): Promise<TmuxPane> {
   server = await serveLocally(async (raw, res) => {
     const body = JSON.parse(raw) as Body;
     requests.push(body);
@@ -69,7 +69,7 @@ async function start(steps: Step[], prompt = "start"): Promise<TmuxPane> {
   });
   const env = [`LATHE_BASE_URL=${server.url}`, "LATHE_MODEL=local-model", "ANTHROPIC_API_KEY=", "OPENAI_API_KEY="];
   const argv = ["env", ...env, process.execPath, main, "--db", join(dir, "cli.db"), "--cwd", dir, "--trust", "--yes"];
-  const started = new TmuxPane(argv, { cwd: root });
+  const started = new TmuxPane(argv, { cwd: root, width });
   await started.waitFor("Ctrl+C stops a turn");
   await sleep(500); // the prompt drops keys typed before it is drawn
   started.type(prompt);
@@ -182,24 +182,72 @@ describe("examples/cli: typing while the agent works", () => {
   });
 });
 
+describe("examples/cli: the input line beside streamed text", () => {
+  it("keeps the answer word-wrapped and whole while the user types, and hands the unsent line to the next prompt", { timeout: 60_000 }, async () => {
+    const width = 50;
+    const answer =
+      "Streaming a long answer while somebody types underneath it: every word stays whole, every line fits the " +
+      "terminal, and the letters typed below never land inside the model's text, however the chunks arrive.";
+    const typing = gate();
+    pane = await start(
+      [
+        async (_body, send) => {
+          const chunks = textChunks(answer, 7);
+          for (const [index, chunk] of chunks.entries()) {
+            send([chunk]);
+            if (index === 3) typing.open();
+            await sleep(40);
+          }
+          send(finishChunks("stop"));
+        },
+      ],
+      "go",
+      width,
+    );
+    await typing.opened;
+    for (const piece of ["half a", " thought", "X"]) {
+      pane.type(piece);
+      await sleep(120);
+    }
+    pane.keys("BSpace");
+    const screen = await pane.waitFor(/chunks arrive\.\n.*in \/ \d+ out/);
+    const lines = screen.split("\n");
+    const first = lines.findIndex((line) => line.startsWith("Streaming a long"));
+    const last = lines.findIndex((line) => line.endsWith("chunks arrive."));
+    const shown = lines.slice(first, last + 1);
+    for (const line of shown) expect(line.length).toBeLessThanOrEqual(width);
+    expect(shown.map((line) => line.trim()).join(" ")).toBe(answer);
+    // Typed and not sent: the next prompt starts with it, ready to edit.
+    await pane.waitFor(/› half a thought\s*$/);
+    expect(requests).toHaveLength(1);
+  });
+});
+
 describe("examples/cli: typing while an approval menu is shown", () => {
-  it("keys answer the menu; the text typed before it stays on the input line", { timeout: 60_000 }, async () => {
+  it("the menu takes the keys; the line typed before it stays, and a message steered before it enters the next step", { timeout: 60_000 }, async () => {
     const demoDir = mkdtempSync(join(tmpdir(), "lathe-cli-steer-demo-"));
     let workspace: string | undefined;
     try {
-      pane = new TmuxPane(["env", "LATHE_DEMO_DELAY_MS=60", process.execPath, main, "--demo", "--db", join(demoDir, "cli.db")], { cwd: root });
-      await pane.waitFor("I'll run the tests first");
+      // The demo model, slowed so that the typing happens before its first approval menu.
+      pane = new TmuxPane(["env", "LATHE_DEMO_DELAY_MS=150", process.execPath, main, "--demo", "--db", join(demoDir, "cli.db")], { cwd: root });
+      await pane.waitFor("I'll run the");
+      workspace = /workspace (\S+)/.exec(pane.screen())![1]!;
+      pane.type("also check multiply");
+      pane.keys("Enter");
+      await pane.waitFor("↳ queued: also check multiply (the agent reads it at its next step)");
       pane.type("draft");
       await pane.waitFor("› draft");
-      await pane.waitFor("Reject with feedback");
+      let screen = await pane.waitFor("Reject with feedback");
+      // While the menu is up, the footer is not drawn under it.
+      expect(screen).not.toContain("↳ queued");
       pane.keys("Down", "Enter"); // allow always
-      let screen = await pane.waitFor("✔ allowed always (this session)");
-      // The menu took the keys: the line still holds only what was typed before it.
-      screen = await pane.waitFor(/✔ bash Run the tests[\s\S]*\n› draft/);
-      expect(screen).not.toContain("› draftB");
-      workspace = /workspace (\S+)/.exec(screen)![1]!;
+      screen = await pane.waitFor("✔ allowed always (this session)");
+      // The menu took the keys (Down, Enter): the line holds what was typed before it, unsent.
+      screen = await pane.waitFor(/✔ bash Run the tests[\s\S]*› also check multiply\nNoted: "also check multiply"\. Two `add` checks fail\./);
+      expect(screen).toMatch(/\n› draft\s*$/);
+      expect(screen).not.toContain("↳ queued");
     } finally {
-      pane.close();
+      pane?.close();
       rmSync(demoDir, { recursive: true, force: true });
       if (workspace) rmSync(workspace, { recursive: true, force: true });
     }

@@ -81,24 +81,31 @@ const textOf = (message: PromptMessage | undefined) =>
       ? message.content
       : "";
 
+const isTask = (request: string) => /\b(fix|bug|test)/.test(request.toLowerCase());
+
 /** The demo's "thinking": the next step of the task, from what the conversation holds since the user's last message. */
 export function demoTurn(call: ModelCall): MockTurn {
   const prompt = call.prompt;
-  let lastUser = -1;
-  prompt.forEach((message, index) => {
-    if (message.role === "user") lastUser = index;
-  });
-  const request = textOf(prompt[lastUser]).toLowerCase();
+  const users = prompt.flatMap((message, index) => (message.role === "user" ? [index] : []));
+  const lastUser = users.at(-1) ?? -1;
+  const request = textOf(prompt[lastUser]);
   const since = prompt.slice(lastUser + 1);
-  const step = since.filter((message) => message.role === "assistant").length;
   const results = since.flatMap((message) => (message.role === "tool" ? message.content : []));
   const last = results[results.length - 1];
   if (last && last.type === "tool-result" && last.output.type !== "text" && last.output.type !== "json" && last.output.type !== "content") {
     const said = "value" in last.output && typeof last.output.value === "string" ? last.output.value : "the call was not allowed";
     return { text: `Understood — I stopped there. (${said.split("\n")[0]})` };
   }
-  if (!/\b(fix|bug|test)/.test(request)) return { text: OFF_SCRIPT };
-  return TASK_STEPS[Math.min(step, TASK_STEPS.length - 1)]!;
+  // The task's steps so far: the answers since the user asked for it (a message typed during the task
+  // and steered into it does not start it again).
+  const taskAt = users.findLast((index) => isTask(textOf(prompt[index])));
+  const steps = taskAt === undefined ? 0 : prompt.slice(taskAt + 1).filter((message) => message.role === "assistant").length;
+  if (isTask(request)) return TASK_STEPS[Math.min(since.filter((message) => message.role === "assistant").length, TASK_STEPS.length - 1)]!;
+  const midTask = taskAt !== undefined && steps > 0 && steps < TASK_STEPS.length;
+  if (!midTask) return { text: OFF_SCRIPT };
+  // A message steered into the task: acknowledged once, and the task goes on.
+  const step = TASK_STEPS[steps]!;
+  return since.some((message) => message.role === "assistant") ? step : { ...step, text: `Noted: "${request}". ${step.text}` };
 }
 
 /** Options of {@link demoModel}. */
