@@ -188,7 +188,10 @@ if (resumed) {
 
 const turns = new Turns({ agent, sessionID: session.id, agentName: args.agent, view, screen, interrupts });
 if (interactive) {
-  typeAhead = new TypeAhead(process.stdin, screen, { send: (text, mode) => turns.send(text, mode), interrupt: () => interrupts.press() });
+  typeAhead = new TypeAhead(process.stdin, screen, {
+    send: (text, mode) => (text === "/exit" || text === "/quit" ? void exit(0) : turns.send(text, mode)),
+    interrupt: () => interrupts.press(),
+  });
   turns.attach(typeAhead);
 }
 /** What the user typed during the last turn and did not send: the next prompt starts with it. */
