@@ -159,26 +159,40 @@ describe("examples/cli: typing while the agent works", () => {
     const never = gate();
     pane = await start([held("Thinking for a long time.", never.opened, say("never")), (body, send) => send([...textChunks(`Now: ${userTexts(body).at(-1)}.`), ...finishChunks("stop")])]);
     await pane.waitFor("Thinking for a long");
+    pane.type("use b.txt");
+    pane.keys("Enter");
+    await pane.waitFor("↳ queued: use b.txt (the agent reads it at its next step)");
     pane.type("/queue later please");
     pane.keys("Enter");
-    await pane.waitFor("↳ queued: later please");
+    await pane.waitFor("↳ queued: later please (its own turn, after this one)");
     pane.keys("C-c");
     let screen = await pane.waitFor(/turn stopped\n.*out/);
-    expect(screen).toContain("1 message(s) not taken by the agent yet are back in the input line");
+    expect(screen).toContain("2 message(s) not taken by the agent yet are back in the input line");
     expect(screen).toContain("Interrupted. Press Ctrl+C again to exit.");
-    // Nothing answered it: no second request, and the prompt holds the message, ready to edit or send.
-    await pane.waitFor(/› later please\s*$/);
+    // Nothing answered them: no second request, and the prompt holds them, ready to edit or send.
+    await pane.waitFor(/› use b\.txt later please\s*$/);
     await sleep(300);
     expect(requests).toHaveLength(1);
     pane.keys("Enter");
-    screen = await pane.waitFor(/Now: later please\.\n.*in \/ \d+ out/);
+    screen = await pane.waitFor(/Now: use b\.txt later please\.\n.*in \/ \d+ out/);
     expect(requests).toHaveLength(2);
-    expect(userTexts(requests[1]!).at(-1)).toBe("later please");
+    expect(userTexts(requests[1]!).slice(1)).toEqual(["use b.txt later please"]);
     await sleep(2_100);
     pane.keys("C-c");
     await sleep(100);
     pane.keys("C-c");
     await pane.waitFor("EXITED-130");
+    // The steered message left the session's history and the queued one its queue.
+    const storage = new SqliteStorage(join(dir, "cli.db"));
+    try {
+      const [session] = (await storage.listSessions({ limit: 1 })).sessions;
+      expect(session!.queue ?? []).toEqual([]);
+      const messages = await storage.listMessages(session!.id);
+      const users = messages.filter((message) => message.info.role === "user");
+      expect(users.map((message) => message.parts.flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])).join(""))).toEqual(["start", "use b.txt later please"]);
+    } finally {
+      await storage.close();
+    }
   });
 });
 

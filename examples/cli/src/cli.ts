@@ -124,10 +124,13 @@ const interactive = !args.prompt && process.stdin.isTTY === true && out.isTTY ==
 const screen = new LiveFooter(out);
 const view = new TurnView(out, interactive ? screen : undefined);
 let typeAhead: TypeAhead | undefined;
+/** Set once the session is open: what the user sent and the agent has not taken yet is dropped at exit. */
+let turns: Turns | undefined;
 const exit = async (code = 0) => {
   if (exiting) return;
   exiting = true;
   view.finish();
+  turns?.dropWaiting();
   typeAhead?.stop();
   screen.stop();
   interrupts.dispose();
@@ -186,19 +189,20 @@ if (resumed) {
   out.write(`${historyLines(messages).join("\n")}\n\n`);
 }
 
-const turns = new Turns({ agent, sessionID: session.id, agentName: args.agent, view, screen, interrupts });
+const conversation = new Turns({ agent, sessionID: session.id, agentName: args.agent, view, screen, interrupts });
+turns = conversation;
 if (interactive) {
   typeAhead = new TypeAhead(process.stdin, screen, {
-    send: (text, mode) => (text === "/exit" || text === "/quit" ? void exit(0) : turns.send(text, mode)),
+    send: (text, mode) => (text === "/exit" || text === "/quit" ? void exit(0) : conversation.send(text, mode)),
     interrupt: () => interrupts.press(),
   });
-  turns.attach(typeAhead);
+  conversation.attach(typeAhead);
 }
 /** What the user typed during the last turn and did not send: the next prompt starts with it. */
 let unsent = "";
 /** Answers one prompt (and what the user sent meanwhile), showing its events. */
 async function turn(text: string): Promise<void> {
-  unsent = await turns.answer(text);
+  unsent = await conversation.answer(text);
 }
 
 if (args.prompt) {

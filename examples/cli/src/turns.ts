@@ -131,13 +131,23 @@ export class Turns {
 
   /** Ctrl+C: the waiting messages come back to the input line (nothing answers them), then the turn stops. */
   private stop(run: Run, reason: string | undefined): void {
-    const back = this.waiting.takeAll();
     // Dropped before the turn is stopped, so the agent does not start a turn for them in between.
-    for (const message of back) message.run.abort("taken back by the user");
+    const back = this.dropWaiting();
     run.abort(reason);
     if (back.length === 0) return;
-    this.typeAhead?.putBack(back.map((message) => message.text).join(" "));
+    this.typeAhead?.putBack(back.join(" "));
     this.options.view.note(pc.yellow(`${back.length} message(s) not taken by the agent yet are back in the input line: Enter sends them again.`));
+  }
+
+  /**
+   * Drops the messages the agent has not taken yet — a queued one leaves the session's queue, a
+   * steered one its history — and returns their texts. Before a stop or an exit: nothing is left to
+   * run later that the user did not see run.
+   */
+  dropWaiting(): string[] {
+    const dropped = this.waiting.takeAll();
+    for (const message of dropped) message.run.abort("taken back by the user");
+    return dropped.map((message) => message.text);
   }
 }
 

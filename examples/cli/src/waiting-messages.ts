@@ -17,6 +17,9 @@ export interface WaitingMessage {
   stored: boolean;
 }
 
+/** Footer lines the list takes at most. */
+const MAX_LINES = 5;
+
 /** The footer line of a waiting message. */
 export function waitingLine(message: WaitingMessage): FooterLine {
   const when = message.mode === "steer" ? "the agent reads it at its next step" : "its own turn, after this one";
@@ -83,6 +86,9 @@ export class WaitingMessages {
   }
 
   private update(): void {
-    this.changed(this.entries.map(waitingLine));
+    // A long list would push the input line off the screen: its start is shown, and how many more.
+    const lines = this.entries.slice(0, this.entries.length > MAX_LINES ? MAX_LINES - 1 : MAX_LINES).map(waitingLine);
+    const more = this.entries.length - lines.length;
+    this.changed(more > 0 ? [...lines, { text: `↳ … and ${more} more`, style: pc.yellow }] : lines);
   }
 }
