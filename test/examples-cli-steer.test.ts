@@ -77,6 +77,21 @@ async function start(steps: Step[], prompt = "start", width = 120): Promise<Tmux
   return started;
 }
 
+/** Exits the CLI with Ctrl+C twice (at the prompt) and reads the session it stored. */
+async function exitAndRead() {
+  pane!.keys("C-c");
+  await sleep(100);
+  pane!.keys("C-c");
+  await pane!.waitFor("EXITED-130");
+  const storage = new SqliteStorage(join(dir, "cli.db"));
+  try {
+    const [session] = (await storage.listSessions({ limit: 1 })).sessions;
+    return { session: session!, messages: await storage.listMessages(session!.id) };
+  } finally {
+    await storage.close();
+  }
+}
+
 const read = (id: string): Step => (_body, send) => send([...toolCallChunks(id, "read", { path: "notes.txt" }), ...finishChunks("tool_calls")]);
 const say = (text: string): Step => (_body, send) => send([...textChunks(text), ...finishChunks("stop")]);
 /** Streams `first`, waits for the gate, then ends the step with `rest`. */
@@ -117,18 +132,8 @@ describe("examples/cli: typing while the agent works", () => {
     expect(screen).not.toContain("↳ queued");
     expect(screen.match(/\d+ in \/ \d+ out/g)).toHaveLength(1);
     // Stored as the session holds it: user → answer → user (the steered one) → answer.
-    pane.keys("C-c");
-    await sleep(100);
-    pane.keys("C-c");
-    await pane.waitFor("EXITED-130");
-    const storage = new SqliteStorage(join(dir, "cli.db"));
-    try {
-      const [session] = (await storage.listSessions({ limit: 1 })).sessions;
-      const messages = await storage.listMessages(session!.id);
-      expect(messages.map((message) => message.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
-    } finally {
-      await storage.close();
-    }
+    const { messages } = await exitAndRead();
+    expect(messages.map((message) => message.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
   it("queues with /queue and Alt+Enter: each waits as queued, then gets its own turn, in order", { timeout: 60_000 }, async () => {
@@ -178,21 +183,11 @@ describe("examples/cli: typing while the agent works", () => {
     expect(requests).toHaveLength(2);
     expect(userTexts(requests[1]!).slice(1)).toEqual(["use b.txt later please"]);
     await sleep(2_100);
-    pane.keys("C-c");
-    await sleep(100);
-    pane.keys("C-c");
-    await pane.waitFor("EXITED-130");
     // The steered message left the session's history and the queued one its queue.
-    const storage = new SqliteStorage(join(dir, "cli.db"));
-    try {
-      const [session] = (await storage.listSessions({ limit: 1 })).sessions;
-      expect(session!.queue ?? []).toEqual([]);
-      const messages = await storage.listMessages(session!.id);
-      const users = messages.filter((message) => message.info.role === "user");
-      expect(users.map((message) => message.parts.flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])).join(""))).toEqual(["start", "use b.txt later please"]);
-    } finally {
-      await storage.close();
-    }
+    const { session, messages } = await exitAndRead();
+    expect(session.queue ?? []).toEqual([]);
+    const users = messages.filter((message) => message.info.role === "user");
+    expect(users.map((message) => message.parts.flatMap((part) => (part.type === "text" && !part.synthetic ? [part.text] : [])).join(""))).toEqual(["start", "use b.txt later please"]);
   });
 });
 

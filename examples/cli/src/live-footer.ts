@@ -85,6 +85,7 @@ export class LiveFooter {
 
   /** The spinner's line, or none. */
   setStatus(line: FooterLine | undefined): void {
+    if (line === undefined && this.sections.status === undefined) return;
     this.sections.status = line;
     this.redraw();
   }
