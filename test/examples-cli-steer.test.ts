@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -259,6 +259,38 @@ describe("examples/cli: typing while an approval menu is shown", () => {
       pane?.close();
       rmSync(demoDir, { recursive: true, force: true });
       if (workspace) rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("examples/cli's live footer, against a real terminal", () => {
+  /** The rows a terminal of `width` columns shows `text` on: each line, cut where the row ends. */
+  const rowsOf = (text: string, width: number) =>
+    text.split("\n").flatMap((line) => (line.length === 0 ? [""] : Array.from({ length: Math.ceil(line.length / width) }, (_, i) => line.slice(i * width, (i + 1) * width))));
+  const fixture = join(root, "test", "fixtures", "live-footer-ops.ts");
+
+  it("keeps generated transcript writes and footer changes apart: the transcript reads as written, the footer sits under it, and leaves nothing behind", { timeout: 90_000 }, async () => {
+    for (const [seed, width] of [[1, 23], [2, 40], [3, 57], [4, 31], [5, 72], [6, 20]] as const) {
+      const expectedFile = join(dir, `expected-${seed}.json`);
+      pane = new TmuxPane([process.execPath, fixture, String(seed), expectedFile], { cwd: root, width, height: 16 });
+      await pane.waitFor(`END-${seed}`);
+      while (!existsSync(expectedFile)) await sleep(20);
+      const expected = JSON.parse(readFileSync(expectedFile, "utf8")) as { transcript: string; footer: string[]; width: number };
+      expect(expected.width).toBe(width);
+      const rows = (screen: string) => screen.split("\n").map((row) => row.trimEnd());
+      const transcriptRows = rowsOf(expected.transcript, width);
+      // A transcript that ends with a line break leaves an empty row: the footer starts there.
+      if (transcriptRows.at(-1) === "") transcriptRows.pop();
+      const shown = [...transcriptRows, ...expected.footer].map((row) => row.trimEnd());
+      expect(rows(pane.screen(false, true)).slice(0, shown.length), `seed ${seed}`).toEqual(shown);
+      // Taken away, the footer leaves the transcript as written, and the next write goes on after it.
+      await pane.waitFor("DONE");
+      const done = rowsOf(`${expected.transcript}DONE`, width).map((row) => row.trimEnd());
+      const screen = rows(pane.screen(false, true));
+      expect(screen.slice(0, done.length), `seed ${seed}`).toEqual(done);
+      expect(screen.slice(done.length).join("").replace(/EXITED-0/, "").trim(), `seed ${seed}`).toBe("");
+      pane.close();
+      pane = undefined;
     }
   });
 });

@@ -12,9 +12,9 @@ export class TmuxPane {
     this.tmux("set-option", "-t", "main", "history-limit", "10000");
   }
 
-  /** The whole pane, scroll-back included; `ansi` keeps colours as escape codes. */
-  screen(ansi = false): string {
-    return this.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main", ...(ansi ? ["-e"] : []));
+  /** The whole pane, scroll-back included; `ansi` keeps colours as escape codes; `rows` keeps each screen row apart (wrapped lines are not joined). */
+  screen(ansi = false, rows = false): string {
+    return this.tmux("capture-pane", "-p", ...(rows ? [] : ["-J"]), "-S", "-", "-t", "main", ...(ansi ? ["-e"] : []));
   }
 
   /** Types keys (tmux key names such as `Enter`, `Down`, `C-c`, or literal text). */

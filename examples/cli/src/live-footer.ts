@@ -31,6 +31,12 @@ export class LiveFooter {
   private active = false;
   /** While something else (an approval menu) owns the terminal: nothing is drawn. */
   private suspended = false;
+  /**
+   * The transcript's last line filled the terminal's width when the footer was taken away: the cursor
+   * waits at the start of the next row, where the terminal would have wrapped (a cursor cannot be put
+   * back past a line's last column). A line break written next is that wrap, and is not written again.
+   */
+  private atWrap = false;
 
   constructor(out: NodeJS.WriteStream) {
     this.out = out;
@@ -45,6 +51,7 @@ export class LiveFooter {
   start(): void {
     this.active = true;
     this.suspended = false;
+    this.atWrap = false;
     this.column = 0;
     this.redraw();
   }
@@ -80,7 +87,10 @@ export class LiveFooter {
       this.out.write(text);
       return;
     }
-    this.out.write(this.erase() + text + this.track(text) + this.draw());
+    const erase = this.erase();
+    const body = this.atWrap ? text.replace(/^((?:\x1b\[[0-9;]*m)*)\r?\n/, "$1") : text;
+    this.atWrap = false;
+    this.out.write(erase + body + this.track(body) + this.draw());
   }
 
   /** The spinner's line, or none. */
@@ -121,11 +131,17 @@ export class LiveFooter {
   /** The escape codes that remove the footer and put the cursor back at the transcript's end. */
   private erase(): string {
     if (this.rows === 0) return "";
-    const up = this.rows > 1 ? `\x1b[${this.rows - 1}A` : "";
+    // Row by row, bottom up: clearing "to the end of the screen" from the top-left corner makes some
+    // terminals (tmux) keep the cleared rows in their scroll-back.
+    const clear = `\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(this.rows - 1)}`;
     this.rows = 0;
+    if (this.column >= this.columns) {
+      this.column = 0;
+      this.atWrap = true;
+      return clear;
+    }
     // The footer starts on the row below a half-written transcript line, else on its own row.
-    const back = this.column > 0 ? `\x1b[1A\x1b[${this.column + 1}G` : "";
-    return `\r${up}\x1b[J${back}`;
+    return this.column > 0 ? `${clear}\x1b[1A\x1b[${this.column + 1}G` : clear;
   }
 
   /** The footer's lines, each one row, with the cursor left on the input line. */
