@@ -191,6 +191,49 @@ describe("examples/cli: typing while the agent works", () => {
   });
 });
 
+describe("examples/cli: exiting while the agent works", () => {
+  /** Starts a turn that never ends, queues a message during it, and exits with `keys`; returns the stored session. */
+  async function exitWithQueued(exitKeys: () => Promise<void>, code: number) {
+    const never = gate();
+    pane = await start([held("Thinking for a long time.", never.opened, say("never"))]);
+    await pane.waitFor("Thinking for a long");
+    pane.type("/queue later");
+    pane.keys("Enter");
+    await pane.waitFor("↳ queued: later");
+    await exitKeys();
+    const screen = await pane.waitFor(`EXITED-${code}`);
+    expect(screen).toMatch(/Resume it with: .*--resume ses_\w+/);
+    const storage = new SqliteStorage(join(dir, "cli.db"));
+    try {
+      const [session] = (await storage.listSessions({ limit: 1 })).sessions;
+      return { session: session!, users: (await storage.listMessages(session!.id)).filter((message) => message.info.role === "user") };
+    } finally {
+      await storage.close();
+    }
+  }
+
+  it("a second Ctrl+C during the turn exits at once, leaving nothing queued to run later", { timeout: 60_000 }, async () => {
+    const { session, users } = await exitWithQueued(async () => {
+      pane!.keys("C-c");
+      await sleep(100);
+      pane!.keys("C-c");
+    }, 130);
+    expect(session.queue ?? []).toEqual([]);
+    expect(users).toHaveLength(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("/exit typed during the turn exits, and drops what the agent has not taken", { timeout: 60_000 }, async () => {
+    const { session, users } = await exitWithQueued(async () => {
+      pane!.type("/exit");
+      pane!.keys("Enter");
+    }, 0);
+    expect(session.queue ?? []).toEqual([]);
+    expect(users).toHaveLength(1);
+    expect(requests).toHaveLength(1);
+  });
+});
+
 describe("examples/cli: the input line beside streamed text", () => {
   it("keeps the answer word-wrapped and whole while the user types, and hands the unsent line to the next prompt", { timeout: 60_000 }, async () => {
     const width = 50;
