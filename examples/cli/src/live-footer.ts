@@ -3,8 +3,9 @@
 // transcript) keeps streaming above them: every write takes the footer away, writes, and draws it
 // again below, so a half-written line of the model's text goes on where it stopped.
 import { stripVTControlCharacters } from "node:util";
+import stringWidth from "fast-string-width";
 
-/** One footer line: plain text (cut to the terminal's width) and how it is coloured. */
+/** One footer line: plain text (cut to the terminal's width, so that it takes one row) and how it is coloured. */
 export interface FooterLine {
   text: string;
   style?: (text: string) => string;
@@ -17,8 +18,37 @@ interface Sections {
   input: { line: FooterLine; cursor: number } | undefined;
 }
 
-/** Visible characters of a piece of terminal output (colours left out). */
-const visible = (text: string) => [...stripVTControlCharacters(text)].length;
+/** The columns a piece of terminal output takes (colours left out; wide characters such as CJK take two). */
+export const displayWidth = (text: string) => stringWidth(stripVTControlCharacters(text));
+
+/** `text` cut to at most `width` columns, ending in "…" when cut. */
+export function fitWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  let used = 0;
+  for (const char of text) {
+    const w = displayWidth(char);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** The end of `text` that fits in `width` columns, starting with "…" when cut (an input line shows where the user types). */
+export function fitWidthFromEnd(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  const chars = [...text];
+  let out = "";
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = displayWidth(chars[i]!);
+    if (used + w > width - 1) break;
+    out = chars[i] + out;
+    used += w;
+  }
+  return `…${out}`;
+}
 
 export class LiveFooter {
   private readonly out: NodeJS.WriteStream;
@@ -106,7 +136,7 @@ export class LiveFooter {
     this.redraw();
   }
 
-  /** The input line, with the cursor `cursor` characters into it; undefined hides it. */
+  /** The input line, with the cursor `cursor` columns into it; undefined hides it. */
   setInput(line: FooterLine | undefined, cursor = 0): void {
     this.sections.input = line ? { line, cursor } : undefined;
     this.redraw();
@@ -121,7 +151,7 @@ export class LiveFooter {
   private track(text: string): string {
     const plain = stripVTControlCharacters(text);
     const cut = Math.max(plain.lastIndexOf("\n"), plain.lastIndexOf("\r"));
-    this.column = cut >= 0 ? visible(plain.slice(cut + 1)) : this.column + visible(plain);
+    this.column = cut >= 0 ? displayWidth(plain.slice(cut + 1)) : this.column + displayWidth(plain);
     // A line longer than the terminal wrapped: the cursor is on its last row (at the very end when full).
     const width = this.columns;
     if (this.column > width) this.column = ((this.column - 1) % width) + 1;
@@ -151,8 +181,7 @@ export class LiveFooter {
     if (lines.length === 0) return "";
     const width = this.columns - 1;
     const rows = lines.map((line) => {
-      const chars = [...line.text];
-      const text = chars.length > width ? `${chars.slice(0, Math.max(0, width - 1)).join("")}…` : line.text;
+      const text = fitWidth(line.text, width);
       return line.style ? line.style(text) : text;
     });
     this.rows = rows.length;

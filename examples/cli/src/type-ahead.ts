@@ -4,7 +4,7 @@
 // here, not a signal, and is handed to the caller.
 import { emitKeypressEvents } from "node:readline";
 import pc from "picocolors";
-import type { LiveFooter } from "./live-footer.ts";
+import { displayWidth, fitWidthFromEnd, type LiveFooter } from "./live-footer.ts";
 
 /** How a message typed during a turn reaches the agent (`whileBusy` of `agent.prompt`). */
 export type SendMode = "steer" | "queue";
@@ -123,10 +123,8 @@ export class TypeAhead {
       this.footer.setInput({ text: `${PROMPT}${HINT}`, style: (text) => pc.cyan(PROMPT) + pc.dim(text.slice(PROMPT.length)) }, PROMPT.length);
       return;
     }
-    // A line longer than the terminal shows its end, where the user types.
-    const room = this.footer.columns - 1 - PROMPT.length - 1;
-    const chars = [...this.text];
-    const shown = chars.length > room ? `…${chars.slice(chars.length - room + 1).join("")}` : this.text;
-    this.footer.setInput({ text: `${PROMPT}${shown}`, style: (text) => pc.cyan(PROMPT) + text.slice(PROMPT.length) }, PROMPT.length + [...shown].length);
+    // A line longer than the terminal shows its end, where the user types (the cursor's column is left free).
+    const shown = fitWidthFromEnd(this.text, this.footer.columns - 1 - PROMPT.length - 1);
+    this.footer.setInput({ text: `${PROMPT}${shown}`, style: (text) => pc.cyan(PROMPT) + text.slice(PROMPT.length) }, displayWidth(`${PROMPT}${shown}`));
   }
 }
