@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { createAgent, type Run } from "@lathe/core";
 import { mockModel } from "@lathe/mock";
+import { MemoryStorage, type WriteBatch } from "@lathe/storage";
 import { describe, expect, it } from "vitest";
 import { Interrupts } from "../examples/cli/src/interrupts.ts";
 import { LiveFooter } from "../examples/cli/src/live-footer.ts";
@@ -107,6 +108,50 @@ describe("examples/cli: a steered message the turn ended before taking", () => {
       expect(text).toMatch(/^First answer, streamed slowly\.\n\d+ in \/ \d+ out\n\n› late one\nAnswering: late one\.\n\d+ in \/ \d+ out\n\n$/);
       const messages = await agent.sessions.messages(session.id);
       expect(messages.map((m) => m.info.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    } finally {
+      interrupts.dispose();
+      await agent.close();
+    }
+  });
+});
+
+/** Memory storage that fails to write user messages while `failing` is set. */
+class FailingUserWrites extends MemoryStorage {
+  failing = false;
+  override async write(batch: WriteBatch): Promise<void> {
+    if (this.failing && batch.messages?.some((info) => info.role === "user")) throw new Error("disk full");
+    return super.write(batch);
+  }
+}
+
+describe("examples/cli: a message that cannot be stored", () => {
+  it("leaves the waiting list and says why; the running turn goes on", { timeout: 20_000 }, async () => {
+    const storage = new FailingUserWrites();
+    const agent = createAgent({ model: mockModel([{ text: "An answer that streams for a while." }], { chunkSize: 3, delayMs: 20 }), storage, snapshots: false });
+    const session = await agent.sessions.create();
+    const screen = terminal();
+    const footer = new LiveFooter(screen.out);
+    const notes: string[][] = [];
+    footer.setNotes = (lines) => notes.push(lines.map((line) => line.text));
+    const interrupts = new Interrupts({ onExit: () => {}, onNotice: () => {} });
+    const turns = new Turns({ agent, sessionID: session.id, agentName: "build", view: new TurnView(screen.out), screen: footer, interrupts });
+    try {
+      const answered = turns.answer("first");
+      while (!screen.text().includes("An answer")) await sleep(5);
+      storage.failing = true;
+      turns.send("lost message", "steer");
+      await answered;
+      storage.failing = false;
+      // On a line of its own, in the middle of the streamed answer, which goes on on the next line.
+      const lines = screen.text().split("\n");
+      const note = lines.findIndex((line) => /^Not sent: .*disk full$/.test(line));
+      expect(note).toBeGreaterThan(0);
+      expect([...lines.slice(0, note), ...lines.slice(note + 1, note + 2)].join("")).toBe("An answer that streams for a while.");
+      // Shown as waiting, then taken off the list; nothing else ran.
+      expect(notes[0]).toEqual(["↳ queued: lost message (the agent reads it at its next step)"]);
+      expect(notes.at(-1)).toEqual([]);
+      expect(screen.text()).not.toContain("› lost message");
+      expect((await agent.sessions.messages(session.id)).map((m) => m.info.role)).toEqual(["user", "assistant"]);
     } finally {
       interrupts.dispose();
       await agent.close();

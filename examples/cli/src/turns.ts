@@ -74,7 +74,7 @@ export class Turns {
 
   /** A line the user sent while the agent works. */
   send(text: string, mode: SendMode): void {
-    const { agent, sessionID, agentName, screen } = this.options;
+    const { agent, sessionID, agentName } = this.options;
     let message: WaitingMessage;
     try {
       try {
@@ -87,13 +87,14 @@ export class Turns {
         message = { text, mode, run, stored: false };
       }
     } catch (error) {
-      screen.write(pc.red(`Not sent: ${(error as Error).message}\n`));
+      this.options.view.note(pc.red(`Not sent: ${(error as Error).message}`));
       return;
     }
     void message.run.stored.then(() => (message.stored = true), () => undefined);
     // A message that fails before its turn leaves the list and says why; one taken back says nothing.
     message.run.then(undefined, (error: unknown) => {
-      if (this.waiting.remove(message) && !(error instanceof PromptDroppedError)) screen.write(pc.red(`Not sent: ${(error as Error).message}\n`));
+      // A line of its own, as the turn's other notes: the model's text may be streaming.
+      if (this.waiting.remove(message) && !(error instanceof PromptDroppedError)) this.options.view.note(pc.red(`Not sent: ${(error as Error).message}`));
     });
     this.waiting.add(message);
   }
