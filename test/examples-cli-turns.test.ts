@@ -39,12 +39,17 @@ describe("examples/cli: what Enter sends while the agent works", () => {
 });
 
 describe("examples/cli: the messages waiting for the agent", () => {
-  const message = (text: string, mode: WaitingMessage["mode"], stored = true): WaitingMessage => ({ text, mode, stored, run: {} as Run });
+  const message = (text: string, mode: WaitingMessage["mode"], stored = true, messageID?: string): WaitingMessage => ({ text, mode, stored, run: {} as Run, ...(messageID ? { messageID } : {}) });
 
   it("shows each as queued, drops a steered one when it enters the turn, and gives the next turn to unanswered steers before the queue", () => {
     let lines: string[] = [];
     const waiting = new WaitingMessages((footer) => (lines = footer.map((line) => line.text)));
-    const [queued, steer, late, again] = [message("then the docs", "queue"), message("use the other file", "steer"), message("and the tests", "steer"), message("use the other file", "steer")];
+    const [queued, steer, late, again] = [
+      message("then the docs", "queue"),
+      message("use the other file", "steer", true, "msg_1"),
+      message("and the tests", "steer", true, "msg_2"),
+      message("use the other file", "steer", true, "msg_3"),
+    ];
     for (const entry of [queued, steer, late, again]) waiting.add(entry);
     expect(lines).toEqual([
       "↳ queued: then the docs (its own turn, after this one)",
@@ -52,12 +57,15 @@ describe("examples/cli: the messages waiting for the agent", () => {
       "↳ queued: and the tests (the agent reads it at its next step)",
       "↳ queued: use the other file (the agent reads it at its next step)",
     ]);
-    // Two with the same text: one leaves per message that entered.
-    waiting.entered("use the other file");
+    // Two with the same text: the one whose message entered leaves, found by its id.
+    waiting.entered("msg_3", "use the other file");
     expect(lines).toHaveLength(3);
     expect(lines).toContain("↳ queued: use the other file (the agent reads it at its next step)");
+    // An id it does not know (another client's message) takes nothing out.
+    waiting.entered("msg_9", "someone else's");
+    expect(lines).toHaveLength(3);
     // The turn ended before it took the others: they are answered together, before the queued one.
-    expect(waiting.next()).toEqual([late, again]);
+    expect(waiting.next()).toEqual([steer, late]);
     expect(waiting.next()).toEqual([queued]);
     expect(waiting.next()).toEqual([]);
     expect(lines).toEqual([]);
@@ -70,6 +78,9 @@ describe("examples/cli: the messages waiting for the agent", () => {
     waiting.add(message("queued", "queue"));
     expect(waiting.next().map((entry) => entry.text)).toEqual(["queued"]);
     expect(waiting.size).toBe(1);
+    // Its id not known yet when the turn takes it: found by its text.
+    waiting.entered("msg_7", "not yet stored");
+    expect(waiting.size).toBe(0);
   });
 });
 

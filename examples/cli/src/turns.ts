@@ -90,7 +90,13 @@ export class Turns {
       this.options.view.note(pc.red(`Not sent: ${(error as Error).message}`));
       return;
     }
-    void message.run.stored.then(() => (message.stored = true), () => undefined);
+    void message.run.stored.then(
+      (where) => {
+        message.stored = true;
+        message.messageID = where.messageID;
+      },
+      () => undefined,
+    );
     // A message that fails before its turn leaves the list and says why; one taken back says nothing.
     message.run.then(undefined, (error: unknown) => {
       // A line of its own, as the turn's other notes: the model's text may be streaming.
@@ -110,10 +116,7 @@ export class Turns {
         if (this.shown.has(event)) continue;
         this.shown.add(event);
         view.show(event);
-        if (event.type === "message.steered") {
-          const text = view.userText(event.messageID);
-          if (text !== undefined) this.waiting.entered(text);
-        }
+        if (event.type === "message.steered") this.waiting.entered(event.messageID, view.userText(event.messageID));
       }
       const { info } = await run;
       view.finish();

@@ -15,6 +15,8 @@ export interface WaitingMessage {
   run: Run;
   /** Its message is stored (`run.stored` resolved). */
   stored: boolean;
+  /** The id of its user message, once stored (a steered one's is what `message.steered` names). */
+  messageID?: string;
 }
 
 /** Footer lines the list takes at most. */
@@ -53,9 +55,13 @@ export class WaitingMessages {
     return true;
   }
 
-  /** A steered message with this text entered the turn: the first such one leaves the list. */
-  entered(text: string): void {
-    const message = this.entries.find((entry) => entry.mode === "steer" && entry.text === text);
+  /**
+   * A steered message entered the turn (`message.steered`): it leaves the list — found by its id, or
+   * by its text while its id is not known yet.
+   */
+  entered(messageID: string, text: string | undefined): void {
+    const steered = this.entries.filter((entry) => entry.mode === "steer");
+    const message = steered.find((entry) => entry.messageID === messageID) ?? steered.find((entry) => entry.messageID === undefined && entry.text === text);
     if (message) this.remove(message);
   }
 
