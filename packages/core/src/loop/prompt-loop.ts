@@ -51,6 +51,8 @@ export async function runTurn(
   const lease = await rt.storage.acquireLease(sessionID, rt.leaseOwner, leaseTtl(rt));
   if (!lease) throw new SessionBusyError(sessionID, await rt.storage.getLease?.(sessionID).catch(() => undefined));
   onBusy();
+  // A message steered in before the first step is read under the agent that will take it.
+  if (request.kind === "prompt") rt.steering.enter(sessionID, request.options.agent ?? DEFAULT_AGENT);
   const renew = setInterval(() => {
     rt.storage.renewLease(sessionID, rt.leaseOwner, leaseTtl(rt)).catch(() => {});
   }, leaseTtl(rt) / 3);
@@ -90,6 +92,7 @@ export async function runTurn(
     // An aborted turn may leave in memory what never reached storage (a worker fences a session's
     // writes before it aborts a turn it hands on): the next turn reads the session again.
     if (signal.aborted) rt.histories.forget(sessionID);
+    rt.steering.leave(sessionID);
     clearInterval(renew);
     rt.writers.delete(sessionID);
     await rt.storage.releaseLease(sessionID, rt.leaseOwner).catch(() => {});
