@@ -151,6 +151,64 @@ describe("serveAcp", () => {
     expect((await editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again" }] })).stopReason).toBe("end_turn");
   });
 
+  it("a prompt sent while the turn runs is steered into it: the next request carries it, both prompts end with the turn, every update once", async () => {
+    const cwd = workspace();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const model = mockModel([
+      async () => (await held, { text: "Reading. ", toolCalls: [{ name: "read", input: { filePath: "a.txt" } }] }),
+      { text: "Using b.txt as you said." },
+    ]);
+    const { editor } = await editorFor(model, cwd);
+    const { sessionId } = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+    const first = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look at a.txt" }] });
+    await waitFor(() => model.calls.length === 1);
+    // The user types a correction while the first step streams.
+    const second = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "no, b.txt" }] });
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.stopReason, b.stopReason]).toEqual(["end_turn", "end_turn"]);
+    expect(model.calls).toHaveLength(2);
+    const last = model.calls[1]!.prompt.at(-1)!;
+    expect(last.role).toBe("user");
+    expect(JSON.stringify(last.content)).toContain("no, b.txt");
+    const chunks = editor.updates.flatMap((n) => (n.update.sessionUpdate === "agent_message_chunk" && n.update.content.type === "text" ? [n.update.content.text] : []));
+    expect(chunks.join("")).toBe("Reading. Using b.txt as you said.");
+    expect(editor.updates.filter((n) => n.update.sessionUpdate === "tool_call")).toHaveLength(1);
+  });
+
+  it("session/cancel with a steered prompt waiting cancels both, and nothing runs after", async () => {
+    const cwd = workspace();
+    const model = mockModel([{ toolCalls: [{ name: "bash", input: { command: "sleep 32.3", description: "wait" } }] }, { text: "never" }]);
+    const { editor } = await editorFor(model, cwd, { permission: { bash: "allow" } });
+    const { sessionId } = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+    const first = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    await waitFor(() => editor.updates.some((n) => n.update.sessionUpdate === "tool_call_update" && (n.update as { status?: string }).status === "in_progress"));
+    const second = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "and then this" }] });
+    await new Promise((r) => setTimeout(r, 100));
+    await editor.agent.notify("session/cancel", { sessionId });
+    expect([(await first).stopReason, (await second).stopReason]).toEqual(["cancelled", "cancelled"]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(model.calls).toHaveLength(1);
+    await waitFor(() => !execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes("sleep 32.3"));
+  });
+
+  it("a subtask command sent while the turn runs is refused with a JSON-RPC error; the turn goes on", async () => {
+    const cwd = workspace();
+    writeFileSync(join(cwd, ".lathe", "commands", "explain.md"), "---\nsubtask: true\n---\nExplain $1\n");
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const model = mockModel([async () => (await held, { text: "Done." })]);
+    const { editor } = await editorFor(model, cwd);
+    const { sessionId } = await editor.agent.request("session/new", { cwd, mcpServers: [] });
+    const first = editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "work" }] });
+    await waitFor(() => model.calls.length === 1);
+    await expect(editor.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/explain x" }] })).rejects.toMatchObject({ code: -32602 });
+    release();
+    expect((await first).stopReason).toBe("end_turn");
+  });
+
   it("announces commands and runs `/name args` as the command", async () => {
     const cwd = workspace();
     const model = mockModel([{ text: "Hello, Ada!" }]);

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
-import { InvalidInputError, SessionBusyError, SessionNotFoundError, type Agent, type AgentEventOf, type Run } from "@lathe/core";
+import { InvalidInputError, PromptDroppedError, SessionBusyError, SessionNotFoundError, type Agent, type AgentEvent, type AgentEventOf, type Run } from "@lathe/core";
 import { mcpTools, type McpToolSource } from "@lathe/mcp";
 import type { FileAccess, Tool } from "@lathe/tools";
 import { editorFiles } from "./editor-files.js";
@@ -61,9 +61,23 @@ interface ServedSession {
   id: string;
   cwd: string;
   agent: Agent;
-  run?: Run;
-  /** Aborted when the running turn ends or is cancelled: ends the editor's open permission asks. */
-  turn?: AbortController;
+  /** What the session is answering now, while any of the editor's prompts waits for its answer. */
+  activity?: Activity;
+}
+
+/**
+ * The prompts a session is answering: the one that started the turn and those the editor sent while
+ * it ran (steered into it). Their runs all hear the session's events; each event becomes updates
+ * once, through one converter, in order, whichever prompt's loop reaches it first.
+ */
+interface Activity {
+  runs: Set<Run>;
+  live: LiveUpdates;
+  queue: UpdateQueue;
+  forwarded: WeakSet<AgentEvent>;
+  /** Aborted when the last prompt is answered or the editor cancels: ends the editor's open permission asks. */
+  turn: AbortController;
+  cancelled: boolean;
 }
 
 /**
@@ -162,29 +176,48 @@ class AcpServer {
     return { modes: modeState(session.mode) };
   }
 
+  /**
+   * Answers a prompt. One the editor sends while the session is answering another is steered into
+   * the running turn (the next model request carries it) rather than refused, as users type while the
+   * agent works; each prompt's response comes when the turn that answered it ends. A command that
+   * needs a turn of its own (a subtask, one naming its own agent or model) is refused then.
+   */
   private async prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
     const session = this.session(params.sessionId);
-    if (session.run) throw acp.RequestError.invalidRequest({ sessionId: session.id }, "The session is already answering a prompt: cancel it first.");
     const commands = new Set((await session.agent.commands.list()).map((command) => command.name));
     const request = readPrompt(params.prompt, session.cwd, commands);
-    const run = request.kind === "command" ? session.agent.command(session.id, request.name, request.args) : session.agent.prompt(session.id, request.parts);
-    const turn = new AbortController();
-    session.run = run;
-    session.turn = turn;
+    const options = session.activity ? ({ whileBusy: "steer" } as const) : {};
+    const run =
+      request.kind === "command" ? session.agent.command(session.id, request.name, request.args, options) : session.agent.prompt(session.id, request.parts, options);
+    const activity = (session.activity ??= {
+      runs: new Set(),
+      live: new LiveUpdates(session.id, session.cwd),
+      queue: new UpdateQueue((update) => this.notify(session.id, update)),
+      forwarded: new WeakSet(),
+      turn: new AbortController(),
+      cancelled: false,
+    });
+    activity.runs.add(run);
     try {
-      const live = new LiveUpdates(session.id, session.cwd);
-      const queue = new UpdateQueue((update) => this.notify(session.id, update));
       for await (const event of run) {
-        for (const update of live.updates(event)) queue.push(update);
+        if (activity.forwarded.has(event)) continue;
+        activity.forwarded.add(event);
+        for (const update of activity.live.updates(event)) activity.queue.push(update);
       }
       const { info } = await run;
       // Every update reaches the editor before the answer that ends the turn.
-      await queue.drained().catch(() => {});
-      return { stopReason: stopReason(info.finish, run.aborted, info.error) };
+      await activity.queue.drained().catch(() => {});
+      return { stopReason: stopReason(info.finish, run.aborted || activity.cancelled, info.error) };
+    } catch (error) {
+      // A steered prompt cancelled before the turn read it: nothing answers it.
+      if (error instanceof PromptDroppedError) return { stopReason: "cancelled" };
+      throw error;
     } finally {
-      turn.abort();
-      session.run = undefined;
-      session.turn = undefined;
+      activity.runs.delete(run);
+      if (activity.runs.size === 0) {
+        activity.turn.abort();
+        if (session.activity === activity) session.activity = undefined;
+      }
     }
   }
 
@@ -196,19 +229,21 @@ class AcpServer {
   }
 
   private cancel(sessionId: string): void {
-    const session = this.sessions.get(sessionId);
-    if (!session?.run) return;
-    session.turn?.abort();
-    session.agent.abort(session.id, "cancelled in the editor");
+    const activity = this.sessions.get(sessionId)?.activity;
+    if (!activity) return;
+    activity.cancelled = true;
+    activity.turn.abort();
+    // Steered prompts the turn has not read are dropped with it: nothing starts after a cancel.
+    for (const run of activity.runs) run.abort("cancelled in the editor");
+    this.sessions.get(sessionId)?.agent.abort(sessionId, "cancelled in the editor");
   }
 
   /** Stops what still runs and closes what this connection opened. */
   async close(): Promise<void> {
-    for (const session of this.sessions.values()) {
-      session.turn?.abort();
-      if (session.run) session.agent.abort(session.id, "the editor disconnected");
-    }
-    await Promise.allSettled([...this.sessions.values()].map((session) => session.run));
+    const running = [...this.sessions.values()].flatMap((session) => [...(session.activity?.runs ?? [])]);
+    for (const session of this.sessions.values()) session.activity?.turn.abort();
+    for (const run of running) run.abort("the editor disconnected");
+    await Promise.allSettled(running);
     const made = await Promise.allSettled(this.made.values());
     await Promise.allSettled(made.flatMap((result) => (result.status === "fulfilled" ? [result.value.close()] : [])));
     await Promise.allSettled(this.sources.map((source) => source.close()));
@@ -280,7 +315,7 @@ class AcpServer {
       const response = await this.client.request(
         "session/request_permission",
         { sessionId: session.id, toolCall: permissionToolCall(request, session.cwd), options: permissionOptions(request) },
-        session.turn ? { cancellationSignal: session.turn.signal } : undefined,
+        session.activity ? { cancellationSignal: session.activity.turn.signal } : undefined,
       );
       reply = permissionReply(response);
     } catch {
