@@ -4,17 +4,20 @@
 // bubblewrap, and compared) against running the same commands with plain `bash -c`; and sandbox
 // start-up per command (`bwrap … bash -c true`, path rules mounted) against plain `bash -c true`.
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { createRequire, register } from "node:module";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Language, Parser } from "web-tree-sitter";
 import { analyzeCommand } from "@lathe/permission";
-import { bwrapCommand, probeBwrap } from "../packages/tools/src/bash/sandbox.ts";
-import { enforcementMounts } from "../packages/tools/src/bash/path-enforcement.ts";
-import { generateCommands } from "../packages/permission/src/bash/shell-grammar.ts";
-import { check } from "../test/shell-oracle.ts";
 import { medianMs, report } from "./lib/report.ts";
+
+// The sandbox, the command grammar and the oracle are internals, imported from their sources.
+register("./lib/source-resolve.mjs", import.meta.url);
+const { bwrapCommand, probeBwrap } = await import("../packages/tools/src/bash/sandbox.ts");
+const { enforcementMounts } = await import("../packages/tools/src/bash/path-enforcement.ts");
+const { generateCommands } = await import("../packages/permission/src/bash/shell-grammar.ts");
+const { check } = await import("../test/shell-oracle.ts");
 
 const AGENT_COMMANDS = [
   "git status", "git diff --stat", "npm test", "ls -la src", "cat package.json", "rg -n 'TODO' src",

@@ -19,6 +19,8 @@ import { closeMessage } from "./turn-usage.js";
 export async function takeSteered(plan: TurnPlan, turn: TurnState): Promise<boolean> {
   const { rt, session } = plan;
   const recorder = turn.recorder;
+  // Most steps have nothing waiting: that is known before anything is looked at.
+  if (!rt.steering.has(session.id)) return false;
   const stepped = recorder.parts.some((p) => p.type === "step-finish");
   const known = new Set(turn.prior.map((m) => m.info.id));
   const steered = rt.steering.take(session.id, stepped ? undefined : recorder.message.id).filter((m) => !known.has(m.info.id));

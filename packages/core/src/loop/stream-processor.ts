@@ -168,9 +168,8 @@ export async function processStepStream(
  * characters providers accept in call ids.
  */
 function distinctCallID(recorder: TurnRecorder, callID: string): string {
-  const taken = new Set(recorder.parts.flatMap((p) => (p.type === "tool" ? [p.callID] : [])));
-  if (!taken.has(callID)) return callID;
-  for (let n = 2; ; n++) if (!taken.has(`${callID}_${n}`)) return `${callID}_${n}`;
+  if (!recorder.hasCall(callID)) return callID;
+  for (let n = 2; ; n++) if (!recorder.hasCall(`${callID}_${n}`)) return `${callID}_${n}`;
 }
 
 function closeOpenParts(recorder: TurnRecorder, texts: Map<string, TextPart>, reasonings: Map<string, ReasoningPart>): void {

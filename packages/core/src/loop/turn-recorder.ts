@@ -25,12 +25,22 @@ export class TurnRecorder {
     this.parts = parts;
   }
 
+  /** The call ids of the message's tool parts, kept as parts are added (made on first use, dropped on a removal). */
+  private callIDs: Set<string> | undefined;
+
   /** Adds a part to the message (given without ids) and returns it. */
   add<P extends Part>(fields: NewPart<P>): P {
     const part = { ...fields, id: createId("part"), sessionID: this.message.sessionID, messageID: this.message.id } as unknown as P;
     this.parts.push(part);
+    if (part.type === "tool") this.callIDs?.add(part.callID);
     this.changed(part);
     return part;
+  }
+
+  /** Whether a tool part of this message has the call id (without a scan: a turn may hold thousands of calls). */
+  hasCall(callID: string): boolean {
+    this.callIDs ??= new Set(this.parts.flatMap((p) => (p.type === "tool" ? [p.callID] : [])));
+    return this.callIDs.has(callID);
   }
 
   /**
@@ -53,6 +63,7 @@ export class TurnRecorder {
   remove(parts: Part[]): void {
     const gone = new Set(parts);
     this.messageCache?.clear();
+    this.callIDs = undefined;
     for (let i = this.parts.length - 1; i >= 0; i--) if (gone.has(this.parts[i]!)) this.parts.splice(i, 1);
     for (const part of parts) {
       this.writer.removePart(part);
