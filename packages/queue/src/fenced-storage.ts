@@ -1,5 +1,4 @@
-import type { Lease, SessionPage, SessionQuery, Storage, WriteBatch } from "@lathe/storage";
-import type { MessageWithParts, Session } from "@lathe/message";
+import { ForwardingStorage, type Storage, type WriteBatch } from "@lathe/storage";
 
 /**
  * A worker's storage: every call goes to the shared storage, except that writes of a *fenced*
@@ -8,10 +7,14 @@ import type { MessageWithParts, Session } from "@lathe/message";
  * call ended, the message closed) never reaches storage, so the next worker resumes the turn as if
  * this one had stopped at the fence.
  */
-export class FencedStorage implements Storage {
+export class FencedStorage extends ForwardingStorage {
   private readonly fenced = new Set<string>();
 
-  constructor(private readonly inner: Storage) {}
+  constructor(inner: Storage) {
+    super(inner);
+    // Always offered: a worker reports the version of whatever it stores through (0 when unknown).
+    this.schemaVersion = async () => (await inner.schemaVersion?.()) ?? 0;
+  }
 
   /** Drops this session's writes from now on. */
   fence(sessionID: string): void {
@@ -27,7 +30,7 @@ export class FencedStorage implements Storage {
     return this.fenced.has(sessionID);
   }
 
-  async write(batch: WriteBatch): Promise<void> {
+  override async write(batch: WriteBatch): Promise<void> {
     if (this.fenced.size === 0) return this.inner.write(batch);
     const open = <T>(list: T[] | undefined, id: (item: T) => string) => list?.filter((item) => !this.fenced.has(id(item)));
     const kept: WriteBatch = {
@@ -39,36 +42,5 @@ export class FencedStorage implements Storage {
     };
     if (Object.values(kept).every((list) => !list || list.length === 0)) return;
     return this.inner.write(kept);
-  }
-
-  getSession(sessionID: string): Promise<Session | undefined> {
-    return this.inner.getSession(sessionID);
-  }
-  listSessions(query?: SessionQuery): Promise<SessionPage> {
-    return this.inner.listSessions(query);
-  }
-  removeSession(sessionID: string): Promise<void> {
-    return this.inner.removeSession(sessionID);
-  }
-  getMessage(sessionID: string, messageID: string): Promise<MessageWithParts | undefined> {
-    return this.inner.getMessage(sessionID, messageID);
-  }
-  listMessages(sessionID: string): Promise<MessageWithParts[]> {
-    return this.inner.listMessages(sessionID);
-  }
-  acquireLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    return this.inner.acquireLease(sessionID, owner, ttlMs);
-  }
-  renewLease(sessionID: string, owner: string, ttlMs: number): Promise<Lease | undefined> {
-    return this.inner.renewLease(sessionID, owner, ttlMs);
-  }
-  releaseLease(sessionID: string, owner: string): Promise<void> {
-    return this.inner.releaseLease(sessionID, owner);
-  }
-  async schemaVersion(): Promise<number> {
-    return (await this.inner.schemaVersion?.()) ?? 0;
-  }
-  close(): Promise<void> {
-    return this.inner.close();
   }
 }

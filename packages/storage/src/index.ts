@@ -6,6 +6,7 @@
  * @module @lathe/storage
  */
 export type { Storage, SessionQuery, SessionPage, Lease } from "./storage.js";
+export { ForwardingStorage } from "./forwarding-storage.js";
 export { WriteBatch, MessageKey, PartKey, validateBatch, type ValidBatch } from "./write-batch.js";
 export {
   InvalidBatchError,
