@@ -119,7 +119,7 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
       const { messageID } = data.data.steer;
       if (await storage.getMessage(sessionID, messageID)) {
         // Stored by a worker that stopped before it ended the job: the turn resumed here answers it.
-        await queue.boss.complete(queue.name, job.id, { state: "steered", messageID, worker: workID } satisfies TurnOutcome, { includeQueued: true });
+        await completeSteered(job.id, messageID);
         continue;
       }
       // Checked and steered in one tick: the turn is still this job's.
@@ -134,8 +134,13 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
       }
       // A fence may have dropped the write: the job stays queued; its own turn finds the message if it was stored.
       if (storage.isFenced(sessionID)) return;
-      await queue.boss.complete(queue.name, job.id, { state: "steered", messageID, worker: workID } satisfies TurnOutcome, { includeQueued: true });
+      await completeSteered(job.id, messageID);
     }
+  }
+
+  /** Ends a steered job no worker took (it waits behind the session's running one) as steered. */
+  async function completeSteered(jobID: string, messageID: string): Promise<void> {
+    await queue.boss.complete(queue.name, jobID, { state: "steered", messageID, worker: workID } satisfies TurnOutcome, { includeQueued: true });
   }
 
   async function handle(job: BossJob): Promise<TurnOutcome> {
@@ -143,17 +148,20 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
     const { sessionID } = data;
     // The last claim of a turn whose workers kept dying: end it as failed rather than run it again.
     const poisoned = job.retryCount >= queue.maxAttempts;
-    const turn: ActiveTurn = { run: undefined, handedBack: false, steers: [], seen: new Set(), sweeping: Promise.resolve(), closed: false };
-    active.set(sessionID, turn);
     try {
       const deadline = Date.now() + (options.leaseWaitMs ?? 120_000);
       for (;;) {
+        // Each attempt starts afresh: nothing of a run that could not start carries over.
+        const turn: ActiveTurn = { run: undefined, handedBack: false, steers: [], seen: new Set(), sweeping: Promise.resolve(), closed: false };
+        active.set(sessionID, turn);
         try {
           return poisoned ? await giveUp({ queue, agent, storage, forwarder, job: data, jobID: job.id }) : await runJob(data, job.id, turn);
         } catch (error) {
           // A worker that died may still hold the session's lease until it lapses: wait for it.
           if (!(error instanceof SessionBusyError) || Date.now() > deadline || turn.handedBack) throw error;
           await sleep(250);
+          // Stopping meanwhile: the job goes back as it is, for another worker.
+          if (turn.handedBack) throw error;
         }
       }
     } finally {
@@ -204,14 +212,14 @@ export async function startWorker(queue: TurnQueue, makeAgent: MakeAgent, option
       const request = (await agent.permissions.pending(sessionID)).find((r) => r.sessionID === sessionID && r.tool);
       if (request) await park(request.id);
     } else void sweep(sessionID, turn);
-    let result: RunResult;
+    let result: RunResult | undefined;
     try {
       await forward(started);
       result = await started;
     } catch (error) {
-      if (error instanceof NothingToResumeError && turn.steers.length === 0) return { state: "nothing-to-resume" };
+      // Nothing to resume, but a steered message to answer: the turn below answers it.
       if (!(error instanceof NothingToResumeError)) throw error;
-      result = undefined as unknown as RunResult;
+      if (turn.steers.length === 0) return { state: "nothing-to-resume" };
     }
     // Steered messages the turn did not take are answered here by a turn of their own: the job stays
     // active (holding the session) until they are.
