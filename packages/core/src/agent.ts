@@ -198,7 +198,8 @@ export class Agent {
       assertSteerable("", options);
       return this.runs.steer(this.runtime, sessionID, (agent, signal) => steeredCommandInput(this.runtime, sessionID, name, args, agent, signal), options, emit);
     }
-    const typed = `/${name.replace(/^\//, "")}${commandArguments(args).text ? ` ${commandArguments(args).text}` : ""}`;
+    const { text } = commandArguments(args);
+    const typed = `/${name.replace(/^\//, "")}${text ? ` ${text}` : ""}`;
     return this.runs.enqueue(this.runtime, sessionID, typed, options, emit, { name, ...(args !== undefined ? { args } : {}) });
   }
 

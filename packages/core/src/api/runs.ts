@@ -112,14 +112,13 @@ export class Runs {
         if (!session) throw new SessionNotFoundError(sessionID);
         run.markStored({ queuedID: entry.id });
       });
-    const drop = () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined);
     const run = this.job(
       rt,
       sessionID,
       options,
       emit,
-      async (signal, self, onBusy) => runTurn(rt, sessionID, { ...(await queuedRequest(rt, sessionID, entry, options, signal, drop)), onStored: (messageID) => self.markStored({ messageID }) }, signal, onBusy),
-      { ready: written, drop },
+      async (signal, self, onBusy) => runTurn(rt, sessionID, { ...(await queuedRequest(rt, sessionID, entry, options, signal)), onStored: (messageID) => self.markStored({ messageID }) }, signal, onBusy),
+      { ready: written, drop: () => dropQueued(rt, sessionID, entry.id) },
     );
     return run;
   }
@@ -362,9 +361,8 @@ export class Runs {
     for (const entry of left) {
       if (signal.aborted) break;
       const options: PromptOptions = { ...entry.options, ...(request.options.model ? { model: request.options.model } : {}) };
-      const drop = () => rt.updater.update(sessionID, (session) => dequeue(session, entry.id)).then(() => undefined);
       try {
-        result = await runTurn(rt, sessionID, await queuedRequest(rt, sessionID, entry, options, signal, drop), signal, onBusy);
+        result = await runTurn(rt, sessionID, await queuedRequest(rt, sessionID, entry, options, signal), signal, onBusy);
       } catch (error) {
         // Answered or dropped elsewhere since it was read: nothing to do for it.
         if (!(error instanceof PromptDroppedError)) throw error;
@@ -389,16 +387,20 @@ async function queuedRequest(
   entry: QueuedPrompt,
   options: PromptOptions,
   signal: AbortSignal,
-  drop: () => Promise<void>,
 ): Promise<TurnRequest & { kind: "prompt" }> {
   if (!entry.command) return { kind: "prompt", input: entry.input, options, queuedID: entry.id };
   try {
     const expanded = await commandRequest(rt, sessionID, entry.command.name, entry.command.args, options, signal);
     return { ...expanded, queuedID: entry.id };
   } catch (error) {
-    await drop().catch(() => {});
+    await dropQueued(rt, sessionID, entry.id).catch(() => {});
     throw error;
   }
+}
+
+/** Takes an entry off the session's stored queue. */
+async function dropQueued(rt: AgentRuntime, sessionID: string, entryID: string): Promise<void> {
+  await rt.updater.update(sessionID, (session) => dequeue(session, entryID));
 }
 
 /** The options of a queued prompt that survive in storage. */
