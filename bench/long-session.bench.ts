@@ -17,7 +17,7 @@ import { z } from "zod";
 import { createAgent } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { MemoryStorage, SqliteStorage } from "@lathe/storage";
-import { defineTool } from "@lathe/tools";
+import { defineNoopTool } from "./lib/long-session.ts";
 import { report } from "./lib/report.ts";
 
 const TURNS = Number(process.env.LONG_SESSION_TURNS ?? 500);
@@ -67,15 +67,7 @@ function memoryAfterGc(): { rss: number; heap: number } {
 async function lathe(storageKind: "memory" | "sqlite"): Promise<VariantResult> {
   const dir = mkdtempSync(path.join(tmpdir(), "lathe-bench-long-"));
   const model = mockModel(sessionScript(), { chunkSize: 16 });
-  const noop = defineTool({
-    name: "noop",
-    description: "does nothing",
-    parameters: noopSchema,
-    readOnly: true,
-    async execute() {
-      return { title: "noop", output: OUTPUT };
-    },
-  });
+  const noop = defineNoopTool(noopSchema, OUTPUT);
   const agent = createAgent({
     model,
     tools: [noop],

@@ -18,7 +18,7 @@ import { z } from "zod";
 import { createAgent, Snapshots, type AgentEvent } from "@lathe/core";
 import { mockModel, type MockTurn } from "@lathe/mock";
 import { MemoryStorage, SqliteStorage } from "@lathe/storage";
-import { defineTool } from "@lathe/tools";
+import { defineNoopTool } from "./lib/long-session.ts";
 import { committedSourceTree, git } from "./lib/git-workspace.ts";
 import { report } from "./lib/report.ts";
 
@@ -66,15 +66,7 @@ async function gitWorkspace(files: number): Promise<string> {
 }
 
 const noopSchema = z.object({ step: z.number() });
-const noop = defineTool({
-  name: "noop",
-  description: "does nothing",
-  parameters: noopSchema,
-  readOnly: true,
-  async execute() {
-    return { title: "noop", output: "ok" };
-  },
-});
+const noop = defineNoopTool(noopSchema, "ok");
 
 /** `steps` steps of `deltas` 4-character deltas and one tool call each, then a short answer. */
 function script(steps: number, deltas: number): MockTurn[] {

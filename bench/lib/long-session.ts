@@ -19,13 +19,18 @@ export function longSessionScript(): MockTurn[] {
   return turns;
 }
 
+/** A read-only tool taking `parameters` that does nothing and returns `output`. */
+export function defineNoopTool<T extends z.ZodType>(parameters: T, output: string) {
+  return defineTool({
+    name: "noop",
+    description: "does nothing",
+    parameters,
+    readOnly: true,
+    async execute() {
+      return { title: "noop", output };
+    },
+  });
+}
+
 /** The tool every step calls. */
-export const noopTool = defineTool({
-  name: "noop",
-  description: "does nothing",
-  parameters: z.object({ step: z.number() }),
-  readOnly: true,
-  async execute() {
-    return { title: "noop", output: "ok" };
-  },
-});
+export const noopTool = defineNoopTool(z.object({ step: z.number() }), "ok");
