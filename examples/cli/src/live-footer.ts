@@ -24,30 +24,26 @@ export const displayWidth = (text: string) => stringWidth(stripVTControlCharacte
 /** `text` cut to at most `width` columns, ending in "…" when cut. */
 export function fitWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  let out = "";
-  let used = 0;
-  for (const char of text) {
-    const w = displayWidth(char);
-    if (used + w > width - 1) break;
-    out += char;
-    used += w;
-  }
-  return `${out}…`;
+  return `${leadingColumns([...text], width - 1).join("")}…`;
 }
 
 /** The end of `text` that fits in `width` columns, starting with "…" when cut (an input line shows where the user types). */
 export function fitWidthFromEnd(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  const chars = [...text];
-  let out = "";
+  return `…${leadingColumns([...text].reverse(), width - 1).reverse().join("")}`;
+}
+
+/** The first characters of `chars` that fit in `columns`. */
+function leadingColumns(chars: string[], columns: number): string[] {
+  const out: string[] = [];
   let used = 0;
-  for (let i = chars.length - 1; i >= 0; i--) {
-    const w = displayWidth(chars[i]!);
-    if (used + w > width - 1) break;
-    out = chars[i] + out;
+  for (const char of chars) {
+    const w = displayWidth(char);
+    if (used + w > columns) break;
+    out.push(char);
     used += w;
   }
-  return `…${out}`;
+  return out;
 }
 
 export class LiveFooter {
